@@ -1,0 +1,18 @@
+// Bundles the server entry points into dist/server; npm packages stay external (installed by npm ci).
+import { build } from 'esbuild';
+import { cp, rm } from 'node:fs/promises';
+
+await rm('dist/server', { recursive: true, force: true });
+await build({
+  entryPoints: ['src/server/main.ts', 'src/server/cli.ts'],
+  outdir: 'dist/server',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: true,
+  logLevel: 'warning',
+});
+// Migrations are read at start, next to the bundle (see db/migrate.ts).
+await cp('src/server/db/migrations', 'dist/server/migrations', { recursive: true });

@@ -1,0 +1,30 @@
+/** Business constants of SPEC.md section 9, shared by server and web. */
+
+export const OTP_LENGTH = 6;
+export const OTP_RESEND_SECONDS = 60;
+export const OTP_LIFETIME_MINUTES = 10;
+export const OTP_MAX_WRONG_TRIES = 5;
+
+export const PASSWORD_MIN_LENGTH = 8;
+/** Longer inputs are refused before hashing, so a huge body cannot burn CPU in argon2. */
+export const PASSWORD_MAX_LENGTH = 128;
+
+export const SESSION_MAX_AGE_SECONDS = 86_400;
+export const SESSION_COOKIE = 'token';
+
+export const SIGNIN_FAILURES_PER_ACCOUNT = 10;
+export const SIGNIN_FAILURES_PER_IP = 100;
+export const SIGNIN_FAILURE_WINDOW_MS = 15 * 60_000;
+
+export const SERVER_TIME_POLL_MS = 60_000;
+export const STUDENT_SESSION_POLL_MS = 5 * 60_000;
+export const ADMIN_SESSION_POLL_MS = 3 * 60_000;
+
+export const UPLOAD_CHUNK_SIZE = 5_242_880;
+
+export const PLAYER_CONTROLS_HIDE_MS = 3_000;
+export const PLAYER_SEEK_STEP_S = 5;
+export const PLAYER_SPEEDS = [0.5, 1, 1.5, 2] as const;
+
+export const TOAST_AUTO_CLOSE_MS = 3_000;
+export const CHUNK_LOAD_TIMEOUT_MS = 120_000;

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serverMessages } from '../../contract/messages';
+import { testEngines } from '../testing/databases';
+import { TestServer } from '../testing/test-server';
+
+describe.each(testEngines())('admin sign-in and check (%s)', (engine) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await TestServer.start({ engine });
+  });
+  afterAll(() => server?.close());
+
+  it('signs an admin in with a message containing "successful"', async () => {
+    const admin = await server.createAdmin();
+    const client = server.client();
+    const res = await client.post('/api/admin/login', { username: admin.username, password: admin.password });
+    expect(res.status).toBe(200);
+    expect(res.body.message).toContain('successful');
+    expect(client.token).toBeDefined();
+    expect((await client.get('/api/admin/auth/admincheck')).body).toEqual({ valid: true });
+    expect((await client.get('/api/auth/check')).body).toEqual({
+      valid: true,
+      role: 'admin',
+      firstlogin: false,
+    });
+  });
+
+  it('refuses students on the admin login and reports them invalid on the admin check', async () => {
+    const student = await server.createActiveStudent();
+    const refused = await server
+      .client()
+      .post('/api/admin/login', { username: student.username, password: student.password });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe(serverMessages.studentOnAdminSignIn);
+    const { client } = await server.studentClient(student);
+    expect((await client.get('/api/admin/auth/admincheck')).body).toEqual({ valid: false });
+  });
+
+  it('answers wrong admin credentials with the generic 401', async () => {
+    const admin = await server.createAdmin();
+    const res = await server
+      .client()
+      .post('/api/admin/login', { username: admin.username, password: 'Nope@12345' });
+    expect(res.status).toBe(401);
+    expect(res.body.message).toBe(serverMessages.badCredentials);
+  });
+
+  it('reports signed-out visitors invalid and ends the admin session at logout', async () => {
+    expect((await server.client().get('/api/admin/auth/admincheck')).body).toEqual({ valid: false });
+    const { client } = await server.adminClient();
+    const token = client.token;
+    expect((await client.post('/api/admin/logout')).status).toBe(200);
+    const replay = await server
+      .client()
+      .get('/api/admin/auth/admincheck', { authorization: `Bearer ${token}` });
+    expect(replay.body).toEqual({ valid: false });
+  });
+
+  it('does not cap admin sessions', async () => {
+    const admin = await server.createAdmin();
+    const clients = [];
+    for (let i = 0; i < 4; i++) {
+      const client = server.client();
+      await client.post('/api/admin/login', { username: admin.username, password: admin.password });
+      clients.push(client);
+      server.clock.advance(1000);
+    }
+    for (const client of clients)
+      expect((await client.get('/api/admin/auth/admincheck')).body.valid).toBe(true);
+  });
+});

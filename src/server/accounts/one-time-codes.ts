@@ -1,0 +1,83 @@
+import { randomInt } from 'node:crypto';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { oneTimeCodes } from '../db/schema';
+import {
+  OTP_LENGTH,
+  OTP_LIFETIME_MINUTES,
+  OTP_MAX_WRONG_TRIES,
+  OTP_RESEND_SECONDS,
+} from '../../contract/constants';
+import { hmac, safeEqual } from './tokens';
+
+export type CodeCheck = 'ok' | 'invalid' | 'dead';
+
+/** Password-reset codes: 6 digits, 10 minutes, single use, 5 wrong tries, one new code a minute. */
+export function oneTimeCodeStore(db: Db, signingKey: Buffer) {
+  // Keyed hash: six digits are trivially brute-forced from a plain hash.
+  const digest = (userId: string, code: string) => hmac(signingKey, `otp:${userId}:${code}`);
+
+  return {
+    /** Seconds until `userId` may get another code (0: now). */
+    async cooldown(userId: string, now: Date): Promise<number> {
+      const [last] = await db
+        .select({ createdAt: oneTimeCodes.createdAt })
+        .from(oneTimeCodes)
+        .where(eq(oneTimeCodes.userId, userId))
+        .orderBy(desc(oneTimeCodes.createdAt))
+        .limit(1);
+      if (!last) return 0;
+      const elapsed = (now.getTime() - last.createdAt.getTime()) / 1000;
+      return elapsed >= OTP_RESEND_SECONDS ? 0 : Math.ceil(OTP_RESEND_SECONDS - elapsed);
+    },
+
+    /** Replaces any earlier code of the user with a fresh one and returns it (to be mailed, never stored plain). */
+    async issue(userId: string, now: Date): Promise<string> {
+      const code = String(randomInt(0, 10 ** OTP_LENGTH)).padStart(OTP_LENGTH, '0');
+      await db.transaction(async (tx) => {
+        await tx.delete(oneTimeCodes).where(eq(oneTimeCodes.userId, userId));
+        await tx.insert(oneTimeCodes).values({
+          userId,
+          codeHash: digest(userId, code),
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + OTP_LIFETIME_MINUTES * 60_000),
+        });
+      });
+      return code;
+    },
+
+    /** Forgets the user's codes, e.g. when the mail carrying one could not be sent. */
+    async discard(userId: string) {
+      await db.delete(oneTimeCodes).where(eq(oneTimeCodes.userId, userId));
+    },
+
+    /** Checks a code; a right one is used up, a wrong one counts toward the limit. */
+    async check(userId: string, code: string, now: Date): Promise<CodeCheck> {
+      const [live] = await db
+        .select()
+        .from(oneTimeCodes)
+        .where(and(eq(oneTimeCodes.userId, userId), isNull(oneTimeCodes.usedAt)))
+        .orderBy(desc(oneTimeCodes.createdAt))
+        .limit(1);
+      if (!live || live.expiresAt <= now) return 'invalid';
+      if (live.wrongTries >= OTP_MAX_WRONG_TRIES) return 'dead';
+      if (!safeEqual(live.codeHash, digest(userId, code))) {
+        const [after] = await db
+          .update(oneTimeCodes)
+          .set({ wrongTries: sql`${oneTimeCodes.wrongTries} + 1` })
+          .where(eq(oneTimeCodes.id, live.id))
+          .returning({ wrongTries: oneTimeCodes.wrongTries });
+        return (after?.wrongTries ?? OTP_MAX_WRONG_TRIES) >= OTP_MAX_WRONG_TRIES ? 'dead' : 'invalid';
+      }
+      // Conditional on still unused, so two requests racing with the same code cannot both win.
+      const used = await db
+        .update(oneTimeCodes)
+        .set({ usedAt: now })
+        .where(and(eq(oneTimeCodes.id, live.id), isNull(oneTimeCodes.usedAt)))
+        .returning({ id: oneTimeCodes.id });
+      return used.length ? 'ok' : 'invalid';
+    },
+  };
+}
+
+export type OneTimeCodeStore = ReturnType<typeof oneTimeCodeStore>;

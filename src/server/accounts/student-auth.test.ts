@@ -1,0 +1,316 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serverMessages, validation } from '../../contract/messages';
+import { testEngines } from '../testing/databases';
+import { TestServer } from '../testing/test-server';
+
+describe.each(testEngines())('student sign-in and first-login reset (%s)', (engine) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await TestServer.start({ engine });
+  });
+  afterAll(() => server?.close());
+
+  it('answers an unknown user and a wrong password with the same 401', async () => {
+    const student = await server.createActiveStudent();
+    const unknown = await server.client().post('/api/signin', { username: 'nobody', password: 'Whatever@1' });
+    const wrong = await server
+      .client()
+      .post('/api/signin', { username: student.username, password: 'Wrong@1234' });
+    expect(unknown.status).toBe(401);
+    expect(wrong.status).toBe(401);
+    expect(unknown.body).toEqual(wrong.body);
+    expect(unknown.body.message).toBe(serverMessages.badCredentials);
+    expect(unknown.headers.getSetCookie()).toEqual([]);
+  });
+
+  it('signs in by username or e-mail in any case and sets an HttpOnly session cookie', async () => {
+    const student = await server.createActiveStudent();
+    for (const login of [student.username.toUpperCase(), student.email.toUpperCase()]) {
+      const client = server.client();
+      const res = await client.post('/api/signin', { username: login, password: student.password });
+      expect(res.status).toBe(200);
+      expect(res.body.message).toBe(serverMessages.signInSuccess);
+      expect(res.body).not.toHaveProperty('token');
+      const cookie = res.headers.getSetCookie()[0]!;
+      expect(cookie).toMatch(/^token=[\w-]{43};/);
+      expect(cookie).toMatch(/HttpOnly/);
+      expect(cookie).toMatch(/Secure/);
+      expect(cookie).toMatch(/SameSite=Lax/);
+      expect(cookie).toMatch(/Max-Age=86400/);
+      const check = await client.get('/api/auth/check');
+      expect(check.body).toEqual({ valid: true, role: 'student', firstlogin: false });
+    }
+  });
+
+  it('refuses admin accounts with 403 on the student sign-in', async () => {
+    const admin = await server.createAdmin();
+    const res = await server
+      .client()
+      .post('/api/signin', { username: admin.username, password: admin.password });
+    expect(res.status).toBe(403);
+    expect(res.headers.getSetCookie()).toEqual([]);
+  });
+
+  it('walks a first login through the mailed code to a new password', async () => {
+    const student = await server.createStudent();
+    const client = server.client();
+    const mailsBefore = server.smtp.mails.length;
+
+    const signIn = await client.post('/api/signin', {
+      username: student.username,
+      password: student.password,
+    });
+    expect(signIn.status).toBe(200);
+    expect(signIn.body.message).toContain('First Sign-in');
+    expect(await client.get('/api/auth/check').then((r) => r.body)).toEqual({
+      valid: true,
+      role: 'student',
+      firstlogin: true,
+    });
+
+    const mail = await server.smtp.waitFor(student.email, mailsBefore);
+    expect(mail.subject).toContain('Lectern');
+    expect(mail.text).toMatch(/valid for 10 minutes/);
+    const code = server.smtp.latestCode(student.email);
+
+    const weak = await client.post('/api/password/reset', { otp: code, newpassword: 'password' });
+    expect(weak.status).toBe(400);
+    expect(weak.body.message).toBe(validation.password);
+
+    const reset = await client.post('/api/password/reset', { otp: code, newpassword: 'Better@Pass1' });
+    expect(reset.status).toBe(200);
+    // The reset ends the session: the student signs in again with the new password.
+    expect((await client.get('/api/auth/check')).body).toEqual({ valid: false });
+    const old = await server
+      .client()
+      .post('/api/signin', { username: student.username, password: student.password });
+    expect(old.status).toBe(401);
+    const again = await client.post('/api/signin', { username: student.username, password: 'Better@Pass1' });
+    expect(again.status).toBe(200);
+    expect(again.body.message).toBe(serverMessages.signInSuccess);
+  });
+
+  it('accepts a code once only', async () => {
+    const student = await server.createStudent();
+    const client = server.client();
+    await client.post('/api/signin', { username: student.username, password: student.password });
+    await server.smtp.waitFor(student.email);
+    const code = server.smtp.latestCode(student.email);
+    expect((await client.post('/api/password/reset', { otp: code, newpassword: 'First@Pass1' })).status).toBe(
+      200,
+    );
+
+    const forgot = server.client();
+    const reuse = await forgot.post('/api/password/reset', {
+      username: student.username,
+      otp: code,
+      newpassword: 'Second@Pass1',
+    });
+    expect(reuse.status).toBe(400);
+    expect(reuse.body.message).toBe(serverMessages.otpInvalid);
+  });
+
+  it('lets a code expire after 10 minutes', async () => {
+    const student = await server.createStudent();
+    const client = server.client();
+    await client.post('/api/signin', { username: student.username, password: student.password });
+    await server.smtp.waitFor(student.email);
+    const code = server.smtp.latestCode(student.email);
+    server.clock.advance(10 * 60_000 + 1_000);
+    try {
+      const res = await client.post('/api/password/reset', { otp: code, newpassword: 'Late@Pass12' });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe(serverMessages.otpInvalid);
+    } finally {
+      server.clock.advance(-(10 * 60_000 + 1_000));
+    }
+  });
+
+  it('kills a code at the fifth wrong try, even for the right code afterwards', async () => {
+    const student = await server.createStudent();
+    const client = server.client();
+    await client.post('/api/signin', { username: student.username, password: student.password });
+    await server.smtp.waitFor(student.email);
+    const code = server.smtp.latestCode(student.email);
+    const wrong = code === '000000' ? '111111' : '000000';
+    const answers: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      answers.push(
+        (await client.post('/api/password/reset', { otp: wrong, newpassword: 'Some@Pass12' })).body.message,
+      );
+    }
+    expect(answers.slice(0, 4)).toEqual(Array(4).fill(serverMessages.otpInvalid));
+    expect(answers[4]).toBe(serverMessages.otpDead);
+    const right = await client.post('/api/password/reset', { otp: code, newpassword: 'Some@Pass12' });
+    expect(right.status).toBe(400);
+    expect(right.body.message).toBe(serverMessages.otpDead);
+  });
+
+  it('refuses a resend within 60 s with the seconds left, then sends a new code that replaces the old', async () => {
+    const student = await server.createStudent();
+    const client = server.client();
+    await client.post('/api/signin', { username: student.username, password: student.password });
+    await server.smtp.waitFor(student.email);
+    const first = server.smtp.latestCode(student.email);
+
+    server.clock.advance(20_000);
+    const early = await client.post('/api/otp/send');
+    expect(early.status).toBe(429);
+    expect(early.body.retryAfter).toBe(40);
+    expect(early.body.message).toMatch(/40 seconds/);
+
+    server.clock.advance(40_000);
+    const count = server.smtp.mails.length;
+    const resend = await client.post('/api/otp/send');
+    expect(resend.status).toBe(200);
+    await server.smtp.waitFor(student.email, count);
+    const second = server.smtp.latestCode(student.email);
+
+    if (first !== second) {
+      const stale = await client.post('/api/password/reset', { otp: first, newpassword: 'Fresh@Pass1' });
+      expect(stale.status).toBe(400);
+    }
+    expect(
+      (await client.post('/api/password/reset', { otp: second, newpassword: 'Fresh@Pass1' })).status,
+    ).toBe(200);
+  });
+
+  it('still signs a first-login student in while SMTP is down, says so, and resends once it is back', async () => {
+    const student = await server.createStudent();
+    const client = server.client();
+    server.smtp.refuse = true;
+    try {
+      const signIn = await client.post('/api/signin', {
+        username: student.username,
+        password: student.password,
+      });
+      expect(signIn.status).toBe(200);
+      expect(signIn.body.message).toBe(serverMessages.firstSignInMailFailed);
+      expect(signIn.body.message).toContain('First Sign-in');
+      const resendWhileDown = await client.post('/api/otp/send');
+      expect(resendWhileDown.status).toBe(503);
+      expect(resendWhileDown.body.message).toBe(serverMessages.otpMailFailed);
+    } finally {
+      server.smtp.refuse = false;
+    }
+    // No 60 s wait: the failed sends left no code behind.
+    const count = server.smtp.mails.length;
+    const resend = await client.post('/api/otp/send');
+    expect(resend.status).toBe(200);
+    await server.smtp.waitFor(student.email, count);
+    const code = server.smtp.latestCode(student.email);
+    expect(
+      (await client.post('/api/password/reset', { otp: code, newpassword: 'Back@Online1' })).status,
+    ).toBe(200);
+  });
+
+  it('keeps a first-login session away from everything but the reset', async () => {
+    const student = await server.createStudent();
+    const client = server.client();
+    await client.post('/api/signin', { username: student.username, password: student.password });
+    expect((await client.get('/api/auth/check')).body.firstlogin).toBe(true);
+    const courses = await client.get('/api/courses');
+    expect(courses.status).toBe(403);
+    expect(courses.body.message).toBe(serverMessages.sessionLimitedToReset);
+    expect(
+      (await client.post('/api/rollno', { courseId: '00000000-0000-4000-8000-000000000000' })).status,
+    ).toBe(403);
+  });
+
+  it('ends the session at logout', async () => {
+    const { client } = await server.studentClient();
+    expect((await client.get('/api/auth/check')).body.valid).toBe(true);
+    const token = client.token!;
+    const out = await client.post('/api/logout');
+    expect(out.status).toBe(200);
+    expect(out.body.message).toBe(serverMessages.loggedOut);
+    expect(client.token).toBeUndefined();
+    // The old token is dead on the server, not only forgotten by the browser.
+    const replay = await server.client().get('/api/auth/check', { authorization: `Bearer ${token}` });
+    expect(replay.body).toEqual({ valid: false });
+  });
+
+  it('accepts the session as a bearer token', async () => {
+    const { client } = await server.studentClient();
+    const res = await server.client().get('/api/auth/check', { authorization: `Bearer ${client.token}` });
+    expect(res.body.valid).toBe(true);
+  });
+
+  it('ends the oldest session when a student signs in a third time', async () => {
+    const student = await server.createActiveStudent();
+    const clients = [];
+    for (let i = 0; i < 3; i++) {
+      const { client } = await server.studentClient(student);
+      clients.push(client);
+      server.clock.advance(1_000);
+    }
+    const valid = await Promise.all(clients.map(async (c) => (await c.get('/api/auth/check')).body.valid));
+    expect(valid).toEqual([false, true, true]);
+  });
+
+  it('rate-limits the eleventh failed sign-in for an account, even with the right password', async () => {
+    const student = await server.createActiveStudent();
+    for (let i = 0; i < 10; i++) {
+      const res = await server
+        .client()
+        .post('/api/signin', { username: student.username, password: `Wrong@${i}xyz` });
+      expect(res.status).toBe(401);
+    }
+    const blocked = await server
+      .client()
+      .post('/api/signin', { username: student.username, password: student.password });
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.message).toBe(serverMessages.tooManySignIns);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+
+    server.clock.advance(15 * 60_000 + 1_000);
+    const later = await server
+      .client()
+      .post('/api/signin', { username: student.username, password: student.password });
+    expect(later.status).toBe(200);
+  });
+
+  it('answers forgot-password the same for known and unknown accounts, and mails known students a code', async () => {
+    const student = await server.createActiveStudent();
+    const known = await server.client().post('/api/password/forgot', { username: student.email });
+    const unknown = await server.client().post('/api/password/forgot', { username: 'ghost@example.test' });
+    expect(known.status).toBe(200);
+    expect(known.body).toEqual(unknown.body);
+    await server.smtp.waitFor(student.email);
+    const code = server.smtp.latestCode(student.email);
+    const reset = await server.client().post('/api/password/reset', {
+      username: student.username,
+      otp: code,
+      newpassword: 'Remember@Me1',
+    });
+    expect(reset.status).toBe(200);
+    const signIn = await server
+      .client()
+      .post('/api/signin', { username: student.username, password: 'Remember@Me1' });
+    expect(signIn.status).toBe(200);
+  });
+
+  it('refuses a reset without a session or a username', async () => {
+    const res = await server
+      .client()
+      .post('/api/password/reset', { otp: '123456', newpassword: 'Valid@Pass1' });
+    expect(res.status).toBe(401);
+  });
+
+  it('gives 400 with a message for malformed bodies, never 500', async () => {
+    const client = server.client();
+    const cases = [
+      await client.request('POST', '/api/signin', {
+        body: '{not json',
+        headers: { 'content-type': 'application/json' },
+      }),
+      await client.post('/api/signin', { username: 42 }),
+      await client.post('/api/signin', []),
+      await client.post('/api/password/reset', { otp: '12ab56', newpassword: 'Valid@Pass1' }),
+    ];
+    for (const res of cases) {
+      expect(res.status).toBe(400);
+      expect(typeof res.body.message).toBe('string');
+    }
+  });
+});

@@ -1,0 +1,95 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestClient } from './testing/http-client';
+import { runCli, startServerProcess } from './testing/processes';
+import { TestSmtpServer } from './testing/smtp';
+
+describe('admin command line (embedded database)', () => {
+  let dataDir: string;
+  let smtp: TestSmtpServer;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'lectern-cli-'));
+    smtp = await new TestSmtpServer().start();
+    env = { DATA_DIR: dataDir, SMTP_URL: smtp.url, SEED_DEMO: 'false', OPEN_HOURS: 'always' };
+  });
+  afterAll(async () => {
+    await smtp?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('creates an admin and prints a generated password once; a taken username is refused', async () => {
+    const created = await runCli(['create-admin', '--username', 'ops', '--email', 'ops@example.test'], env);
+    expect(created.code).toBe(0);
+    expect(created.stdout).toContain('Created admin ops <ops@example.test>.');
+    expect(created.stdout).toMatch(/Password \(shown once\): \S{14}/);
+
+    const again = await runCli(['create-admin', '--username', 'OPS', '--email', 'other@example.test'], env);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('A user with this username already exists.');
+  });
+
+  it('rejects a CSV with a bad row whole, naming the line, then imports a good one', async () => {
+    const bad = path.join(dataDir, 'bad.csv');
+    await writeFile(
+      bad,
+      'rollno,name,email\nBC-01,Asha Rao,asha@example.test\nBC-02,,not-an-email\nBC-01,Dup,dup@example.test\n',
+    );
+    const refused = await runCli(['import-students', bad], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('Nothing was imported.');
+    expect(refused.stderr).toMatch(/Line 3: .*Name is required.*valid e-mail/);
+    expect(refused.stderr).toMatch(/Line 4: roll number repeats line 2/);
+
+    const good = path.join(dataDir, 'good.csv');
+    await writeFile(
+      good,
+      'rollno,name,email,username\nBC-01,Asha Rao,asha@example.test,asha\nBC-02,Ravi Kumar,ravi@example.test,\n',
+    );
+    const imported = await runCli(['import-students', good], env);
+    expect(imported.stderr).toBe('');
+    expect(imported.stdout).toContain('Imported 2 students.');
+    const mail = await smtp.waitFor('ravi@example.test');
+    expect(mail.text).toContain('Username: bc-02');
+    expect(mail.text).toMatch(/Initial password: \S+/);
+
+    // The bad file wrote nothing: importing the same roll number again is a conflict only now.
+    const repeat = await runCli(['import-students', good], env);
+    expect(repeat.stderr).toMatch(/Line 2: roll number already belongs to an account/);
+  });
+
+  it('creates a student whose mailed password works for the first sign-in', async () => {
+    const before = smtp.mails.length;
+    const res = await runCli(
+      ['create-student', '--rollno', 'BC-07', '--name', 'Meera N', '--email', 'meera@example.test'],
+      env,
+    );
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('Initial password mailed to meera@example.test.');
+    const mail = await smtp.waitFor('meera@example.test', before);
+    const password = mail.text.match(/Initial password: (\S+)/)![1]!;
+
+    const server = await startServerProcess(env);
+    try {
+      const client = new TestClient(server.url);
+      const signIn = await client.post('/api/signin', { username: 'bc-07', password });
+      expect(signIn.status).toBe(200);
+      expect(signIn.body.message).toContain('First Sign-in');
+
+      // While the server holds the embedded database, the CLI refuses and changes nothing.
+      const blocked = await runCli(
+        ['create-admin', '--username', 'late', '--email', 'late@example.test'],
+        env,
+      );
+      expect(blocked.code).toBe(2);
+      expect(blocked.stderr).toMatch(/in use by process \d+ .*Nothing was changed\./);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+    const after = await runCli(['create-admin', '--username', 'late', '--email', 'late@example.test'], env);
+    expect(after.code).toBe(0);
+  });
+});

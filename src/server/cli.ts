@@ -1,0 +1,106 @@
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { NewAdmin, NewStudent } from '../contract/students';
+import { initialPasswordMail } from './accounts/mails';
+import { commitStudentImport } from './accounts/student-import';
+import { createAdmin, createStudent, type CreatedUser } from './accounts/users';
+import { ConfigError, loadConfig } from './config';
+import type { AppContext } from './context';
+import { DatabaseInUseError } from './db/embedded-lock';
+import { HttpError, parseInput } from './errors';
+import { createLogger, openRuntime } from './runtime';
+
+const USAGE = `Usage: npm run cli -- <command> [options]
+
+Commands:
+  create-admin    --username U --email E [--name N] [--password P]
+  create-student  --rollno R --name N --email E [--username U] [--password P]
+  import-students FILE.csv   (header: rollno,name,email[,username][,password])
+
+A student created without a password gets a random one by e-mail, with their username.
+Environment variables are those of the server (DATABASE_URL, DATA_DIR, SMTP_URL, ...).`;
+
+/** Mails generated initial passwords; returns the addresses that could not be reached. */
+async function mailInitialPasswords(ctx: AppContext, created: CreatedUser[]): Promise<string[]> {
+  const failed: string[] = [];
+  for (const student of created) {
+    if (!student.generatedPassword) continue;
+    try {
+      await ctx.mailer.send(initialPasswordMail(ctx.config.productName, student, student.generatedPassword));
+    } catch {
+      failed.push(student.email);
+    }
+  }
+  return failed;
+}
+
+async function run(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help') {
+    console.log(USAGE);
+    return command ? 0 : 2;
+  }
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      username: { type: 'string' },
+      email: { type: 'string' },
+      name: { type: 'string' },
+      password: { type: 'string' },
+      rollno: { type: 'string' },
+    },
+  });
+
+  const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
+  const runtime = await openRuntime(config, { logger: createLogger({ ...config, logLevel: 'warn' }) });
+  const { ctx } = runtime;
+  try {
+    switch (command) {
+      case 'create-admin': {
+        const admin = await createAdmin(ctx.db, parseInput(NewAdmin, values));
+        console.log(`Created admin ${admin.username} <${admin.email}>.`);
+        if (admin.generatedPassword) console.log(`Password (shown once): ${admin.generatedPassword}`);
+        return 0;
+      }
+      case 'create-student': {
+        const student = await createStudent(ctx.db, parseInput(NewStudent, values));
+        console.log(`Created student ${student.rollno} (username ${student.username}).`);
+        const failed = await mailInitialPasswords(ctx, [student]);
+        if (student.generatedPassword) {
+          console.log(
+            failed.length
+              ? `Could not mail the initial password to ${student.email}.`
+              : `Initial password mailed to ${student.email}.`,
+          );
+        }
+        return failed.length ? 1 : 0;
+      }
+      case 'import-students': {
+        const file = positionals[0];
+        if (!file) throw new HttpError(400, 'Name the CSV file: import-students FILE.csv');
+        const created = await commitStudentImport(ctx.db, await readFile(file, 'utf8'));
+        console.log(`Imported ${created.length} student${created.length === 1 ? '' : 's'}.`);
+        const failed = await mailInitialPasswords(ctx, created);
+        if (failed.length) console.log(`Could not mail initial passwords to: ${failed.join(', ')}`);
+        return failed.length ? 1 : 0;
+      }
+      default:
+        console.error(`Unknown command "${command}".\n\n${USAGE}`);
+        return 2;
+    }
+  } finally {
+    await runtime.close();
+  }
+}
+
+run(process.argv.slice(2))
+  .then((code) => process.exit(code))
+  .catch((error: unknown) => {
+    if (error instanceof HttpError || error instanceof ConfigError || error instanceof DatabaseInUseError) {
+      console.error(error.message);
+    } else {
+      console.error(error);
+    }
+    process.exit(2);
+  });

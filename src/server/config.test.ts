@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('fills in the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      databaseUrl: undefined,
+      openHours: [10, 22],
+      openTimeZone: 'Asia/Kolkata',
+      productName: 'Lectern',
+      maxUploadBytes: 10 * 1024 ** 3,
+      maxStudentSessions: 2,
+      seedDemo: true,
+      role: 'all',
+    });
+    expect(config.dataDir).toMatch(/\/data$/);
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it.each([
+    ['PORT', 'eighty', /^Invalid PORT="eighty": /],
+    ['OPEN_HOURS', '10 to 22', /^Invalid OPEN_HOURS="10 to 22": expected "always" or "H-H"/],
+    ['OPEN_HOURS', '25-3', /^Invalid OPEN_HOURS="25-3": hours must be 0-24/],
+    ['OPEN_TZ', 'Mars/Olympus', /^Invalid OPEN_TZ="Mars\/Olympus": unknown IANA time zone/],
+    ['DATABASE_URL', 'mysql://x', /^Invalid DATABASE_URL="mysql:\/\/x": expected memory:\/\/ or postgres/],
+    ['SMTP_URL', 'http://mail', /^Invalid SMTP_URL="http:\/\/mail"/],
+    ['MAX_UPLOAD_BYTES', '-5', /^Invalid MAX_UPLOAD_BYTES="-5"/],
+    ['SIGNING_KEY', 'short', /^Invalid SIGNING_KEY="short": must be at least 32 characters/],
+  ])('names %s in a one-line error for %j', (name, value, message) => {
+    let error: unknown;
+    try {
+      loadConfig({ [name]: value });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).not.toContain('\n');
+  });
+
+  it('parses wrap-around hours, always-open and PostgreSQL', () => {
+    expect(loadConfig({ OPEN_HOURS: '22-6' }).openHours).toEqual([22, 6]);
+    expect(loadConfig({ OPEN_HOURS: 'always' }).openHours).toBe('always');
+    const pg = loadConfig({ DATABASE_URL: 'postgres://u@h/db' });
+    expect(pg.databaseUrl).toBe('postgres://u@h/db');
+    expect(pg.seedDemo).toBe(false);
+    expect(loadConfig({ SEED_DEMO: 'true', DATABASE_URL: 'memory://' }).seedDemo).toBe(true);
+  });
+});

@@ -1,0 +1,130 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const GIB = 1024 ** 3;
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const openHours = z.string().transform((value, ctx): OpenHours => {
+  if (value === 'always') return 'always';
+  const match = /^(\d{1,2})-(\d{1,2})$/.exec(value);
+  if (!match) {
+    ctx.addIssue({ code: 'custom', message: 'expected "always" or "H-H" such as 10-22' });
+    return z.NEVER;
+  }
+  const [from, to] = [Number(match[1]), Number(match[2])];
+  if (from > 23 || to > 24 || from === to) {
+    ctx.addIssue({ code: 'custom', message: 'hours must be 0-24 and differ' });
+    return z.NEVER;
+  }
+  return [from, to];
+});
+
+const timeZone = z.string().refine((tz) => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}, 'unknown IANA time zone');
+
+const databaseUrl = z
+  .string()
+  .refine((v) => v === 'memory://' || /^postgres(ql)?:\/\//.test(v), 'expected memory:// or postgres://…');
+
+/** Every environment variable Lectern reads, with its default. README's configuration table mirrors it. */
+const Env = z.object({
+  PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: databaseUrl.optional(),
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  MAIL_FROM: z.string().min(3).default('Lectern <no-reply@lectern.local>'),
+  OPEN_HOURS: openHours.prefault('10-22'),
+  OPEN_TZ: timeZone.default('Asia/Kolkata'),
+  PRODUCT_NAME: z.string().min(1).max(60).default('Lectern'),
+  SIGNING_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
+  FFPROBE_PATH: z.string().min(1).default('ffprobe'),
+  MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * GIB),
+  MAX_STUDENT_SESSIONS: z.coerce.number().int().min(1).max(100).default(2),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  ADMIN_PASSWORD: z.string().min(8).optional(),
+  SEGMENT_OFFLOAD: z.enum(['none', 'nginx']).default('none'),
+  ROLE: z.enum(['all', 'web', 'worker']).default('all'),
+  SEED_DEMO: bool.optional(),
+  TRUST_PROXY: bool.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type OpenHours = 'always' | [from: number, to: number];
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** `undefined` means embedded PGlite persisted in `dataDir/db`. */
+  databaseUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  openHours: OpenHours;
+  openTimeZone: string;
+  productName: string;
+  signingKey: string | undefined;
+  ffmpegPath: string;
+  ffprobePath: string;
+  maxUploadBytes: number;
+  maxStudentSessions: number;
+  redisUrl: string | undefined;
+  adminPassword: string | undefined;
+  segmentOffload: 'none' | 'nginx';
+  role: 'all' | 'web' | 'worker';
+  /** Demo course, student and sample lectures on first start; on by default only for the embedded database. */
+  seedDemo: boolean;
+  trustProxy: boolean;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once; the first bad variable is named in a one-line error. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = Env.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0]);
+    throw new ConfigError(`Invalid ${name}=${JSON.stringify(env[name])}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    openHours: e.OPEN_HOURS,
+    openTimeZone: e.OPEN_TZ,
+    productName: e.PRODUCT_NAME,
+    signingKey: e.SIGNING_KEY,
+    ffmpegPath: e.FFMPEG_PATH,
+    ffprobePath: e.FFPROBE_PATH,
+    maxUploadBytes: e.MAX_UPLOAD_BYTES,
+    maxStudentSessions: e.MAX_STUDENT_SESSIONS,
+    redisUrl: e.REDIS_URL,
+    adminPassword: e.ADMIN_PASSWORD,
+    segmentOffload: e.SEGMENT_OFFLOAD,
+    role: e.ROLE,
+    seedDemo: e.SEED_DEMO ?? e.DATABASE_URL === undefined,
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+  });
+}

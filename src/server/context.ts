@@ -1,0 +1,19 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from './clock';
+import type { Config } from './config';
+import type { Db } from './db/client';
+import type { Mailer } from './mail/mailer';
+import type { RateCounter } from './plugins/rate-counter';
+
+/** Everything a service needs from the outside world; built once in main.ts (or by a test harness). */
+export interface AppContext {
+  config: Readonly<Config>;
+  db: Db;
+  dbKind: 'pglite' | 'postgres';
+  clock: Clock;
+  mailer: Mailer;
+  rateCounter: RateCounter;
+  /** HMAC key for playback tokens and one-time codes. */
+  signingKey: Buffer;
+  logger: FastifyBaseLogger;
+}

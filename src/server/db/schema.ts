@@ -1,0 +1,259 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  real,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const id = () => uuid('id').primaryKey().defaultRandom();
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const createdAt = () => at('created_at').notNull().defaultNow();
+const updatedAt = () => at('updated_at').notNull().defaultNow();
+
+export type Role = 'admin' | 'student';
+
+/** Students and admins. Usernames, e-mails and roll numbers are unique regardless of case. */
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    role: text('role').$type<Role>().notNull(),
+    username: text('username').notNull(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    rollno: text('rollno'),
+    passwordHash: text('password_hash').notNull(),
+    firstLogin: boolean('first_login').notNull().default(true),
+    createdAt: createdAt(),
+    lastSignInAt: at('last_sign_in_at'),
+  },
+  (t) => [
+    uniqueIndex('users_username_key').on(sql`lower(${t.username})`),
+    uniqueIndex('users_email_key').on(sql`lower(${t.email})`),
+    uniqueIndex('users_rollno_key').on(sql`lower(${t.rollno})`),
+  ],
+);
+
+export type SessionScope = 'full' | 'reset';
+
+/** Sign-in sessions; only the SHA-256 of the cookie token is stored. `reset` sessions may only reset the password. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: id(),
+    tokenHash: text('token_hash').notNull().unique(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    scope: text('scope').$type<SessionScope>().notNull(),
+    createdAt: createdAt(),
+    expiresAt: at('expires_at').notNull(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId, t.createdAt)],
+);
+
+/** Password-reset codes: one live code per user, stored as an HMAC, single use, a few wrong tries. */
+export const oneTimeCodes = pgTable(
+  'one_time_codes',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    createdAt: createdAt(),
+    expiresAt: at('expires_at').notNull(),
+    wrongTries: integer('wrong_tries').notNull().default(0),
+    usedAt: at('used_at'),
+  },
+  (t) => [index('one_time_codes_user_idx').on(t.userId)],
+);
+
+export const courses = pgTable(
+  'courses',
+  {
+    id: id(),
+    batch: integer('batch').notNull(),
+    courseCode: text('course_code').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull(),
+    /** File name under DATA_DIR/thumbnails, or null. */
+    thumbnail: text('thumbnail'),
+    startDate: date('start_date', { mode: 'string' }).notNull(),
+    endDate: date('end_date', { mode: 'string' }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('courses_batch_code_key').on(t.batch, sql`lower(${t.courseCode})`)],
+);
+
+/** Course access of one student: active while not revoked and not past its expiry. */
+export const enrollments = pgTable(
+  'enrollments',
+  {
+    id: id(),
+    courseId: uuid('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    accessExpiration: at('access_expiration').notNull(),
+    accessRevoked: boolean('access_revoked').notNull().default(false),
+    accessRevokedReason: text('access_revoked_reason'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('enrollments_course_student_key').on(t.courseId, t.studentId),
+    index('enrollments_student_idx').on(t.studentId),
+  ],
+);
+
+export type VideoStatus = 'processing' | 'ready' | 'failed';
+
+/** A lecture. Created when its upload is finalized; the admin's metadata call names and assigns it. */
+export const videos = pgTable(
+  'videos',
+  {
+    id: id(),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    /** Admin-provided thumbnail file under DATA_DIR/thumbnails, or null (then the extracted poster is used). */
+    thumbnail: text('thumbnail'),
+    courseId: uuid('course_id').references(() => courses.id, { onDelete: 'set null' }),
+    /** Order within the course; lower plays first. */
+    position: integer('position').notNull().default(0),
+    status: text('status').$type<VideoStatus>().notNull().default('processing'),
+    failureReason: text('failure_reason'),
+    durationSeconds: real('duration_seconds').notNull().default(0),
+    sourceName: text('source_name').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull().default(0),
+    /** AES-128 key of the HLS segments (hex); never served from the media folder. */
+    hlsKey: text('hls_key'),
+    /** Heights of the renditions whose files are complete, listed in the master playlist. */
+    renditions: jsonb('renditions').$type<number[]>().notNull().default([]),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('videos_course_idx').on(t.courseId, t.position)],
+);
+
+/** Per-student video access granted by an admin. */
+export const videoAccess = pgTable(
+  'video_access',
+  {
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    grantedAt: createdAt(),
+    grantedBy: uuid('granted_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.videoId, t.studentId] }),
+    index('video_access_student_idx').on(t.studentId),
+  ],
+);
+
+/** Where a student is in a video and how much of it they actually watched. */
+export const videoProgress = pgTable(
+  'video_progress',
+  {
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    positionSeconds: real('position_seconds').notNull().default(0),
+    watchedSeconds: real('watched_seconds').notNull().default(0),
+    completedAt: at('completed_at'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.studentId, t.videoId] })],
+);
+
+/** A chunked upload in progress. `offset` counts bytes known durable on disk. */
+export const uploads = pgTable(
+  'uploads',
+  {
+    id: id(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    label: text('label').notNull(),
+    storageName: text('storage_name').notNull().unique(),
+    offset: bigint('offset', { mode: 'number' }).notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('uploads_owner_label_key').on(t.ownerId, t.label)],
+);
+
+export type JobStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+
+/** Database-backed job queue: a crash leaves a running job to be picked up again once its lock goes stale. */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: id(),
+    type: text('type').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    status: text('status').$type<JobStatus>().notNull().default('queued'),
+    /** Higher runs first. */
+    priority: integer('priority').notNull().default(0),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(3),
+    runAt: at('run_at').notNull().defaultNow(),
+    lockedAt: at('locked_at'),
+    lockedBy: text('locked_by'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('jobs_ready_idx').on(t.status, t.priority, t.runAt)],
+);
+
+/** Who changed whose access, when, and from what to what. */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: id(),
+    at: createdAt(),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    action: text('action').notNull(),
+    studentId: uuid('student_id').references(() => users.id, { onDelete: 'set null' }),
+    courseId: uuid('course_id').references(() => courses.id, { onDelete: 'set null' }),
+    videoId: uuid('video_id').references(() => videos.id, { onDelete: 'set null' }),
+    oldExpiration: at('old_expiration'),
+    newExpiration: at('new_expiration'),
+    reason: text('reason'),
+    details: jsonb('details').$type<Record<string, unknown>>(),
+  },
+  (t) => [index('audit_events_student_idx').on(t.studentId, t.at)],
+);
+
+/**
+ * A counter per topic, bumped by statement triggers (migration 0002) in the same transaction as
+ * any write the topic's read models depend on. Readers compare stamps to know whether a cached
+ * read model is still exact, on any number of app nodes. Topic `rosters`: courses, enrollments,
+ * videos' course and students' names, e-mails and roll numbers.
+ */
+export const changeStamps = pgTable('change_stamps', {
+  topic: text('topic').primaryKey(),
+  stamp: bigint('stamp', { mode: 'number' }).notNull().default(0),
+});

@@ -1,0 +1,125 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FakeClock } from '../clock';
+import { loadConfig } from '../config';
+import type { AppContext } from '../context';
+import type { Database } from '../db/client';
+import { jobs } from '../db/schema';
+import { openRuntime, type Runtime } from '../runtime';
+import { createTestDatabase, testEngines, type TestDatabase } from '../testing/databases';
+import { cancelJobs, claimJob, enqueueJob } from './queue';
+import { JobRunner } from './runner';
+import { PermanentJobError, type JobHandlers } from './types';
+
+describe.each(testEngines())('database job queue (%s)', (engine) => {
+  let testDb: TestDatabase;
+  let dataDir: string;
+  let runtime: Runtime;
+  let database: Database['db'];
+  let ctx: AppContext;
+  const clock = new FakeClock('2026-03-02T08:00:00Z');
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase(engine);
+    dataDir = await mkdtemp(path.join(tmpdir(), 'lectern-jobs-'));
+    const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: testDb.url, DATA_DIR: dataDir });
+    runtime = await openRuntime(config, { clock });
+    ctx = runtime.ctx;
+    database = ctx.db;
+  });
+  afterAll(async () => {
+    await runtime?.close();
+    await testDb?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  beforeEach(async () => {
+    await database.delete(jobs);
+  });
+
+  const statusOf = async (id: string) => (await database.select().from(jobs).where(eq(jobs.id, id)))[0]!;
+
+  function runnerWith(handler: JobHandlers['accounts.purge-expired'], options = {}) {
+    return new JobRunner(ctx, { 'accounts.purge-expired': handler } as JobHandlers, {
+      pollMs: 20,
+      ...options,
+    });
+  }
+
+  it('runs a queued job once and marks it done', async () => {
+    let runs = 0;
+    const runner = runnerWith(async () => void runs++);
+    const id = await enqueueJob(database, 'accounts.purge-expired', {});
+    await runner.start();
+    await runner.idle();
+    await runner.stop();
+    expect(runs).toBe(1);
+    expect(await statusOf(id)).toMatchObject({ status: 'done', attempts: 1 });
+  });
+
+  it('retries a failing job with backoff, then gives up as failed with the last error', async () => {
+    let runs = 0;
+    const runner = runnerWith(async () => {
+      runs++;
+      throw new Error(`flaky ${runs}`);
+    });
+    const id = await enqueueJob(database, 'accounts.purge-expired', {}, { maxAttempts: 2 });
+    await runner.start();
+    await runner.idle();
+    expect(await statusOf(id)).toMatchObject({ status: 'queued', attempts: 1, lastError: 'flaky 1' });
+    clock.advance(5_000); // the first backoff
+    runner.wake();
+    await runner.idle();
+    await runner.stop();
+    expect(runs).toBe(2);
+    expect(await statusOf(id)).toMatchObject({ status: 'failed', attempts: 2, lastError: 'flaky 2' });
+  });
+
+  it('does not retry a permanent failure', async () => {
+    const runner = runnerWith(async () => {
+      throw new PermanentJobError('not a video');
+    });
+    const id = await enqueueJob(database, 'accounts.purge-expired', {});
+    await runner.start();
+    await runner.idle();
+    await runner.stop();
+    expect(await statusOf(id)).toMatchObject({ status: 'failed', attempts: 1, lastError: 'not a video' });
+  });
+
+  it('lets another worker take over a job whose worker died (stale lock)', async () => {
+    const id = await enqueueJob(database, 'accounts.purge-expired', {});
+    const first = await claimJob(database, 'dead-worker', clock.now(), 60_000);
+    expect(first?.id).toBe(id);
+    expect(await claimJob(database, 'other', clock.now(), 60_000)).toBeUndefined();
+    clock.advance(60_001);
+    const second = await claimJob(database, 'other', clock.now(), 60_000);
+    expect(second).toMatchObject({ id, lockedBy: 'other', attempts: 2 });
+  });
+
+  it('aborts a running job when it is cancelled', async () => {
+    let aborted = false;
+    let started!: () => void;
+    const running = new Promise<void>((r) => (started = r));
+    const runner = runnerWith(
+      (_p, { signal }) =>
+        new Promise<void>((_, reject) => {
+          started();
+          signal.addEventListener('abort', () => {
+            aborted = true;
+            reject(signal.reason);
+          });
+        }),
+      { heartbeatMs: 20 },
+    );
+    const id = await enqueueJob(database, 'accounts.purge-expired', { videoId: 'v1' } as never);
+    await runner.start();
+    await running;
+    expect(await cancelJobs(database, 'accounts.purge-expired', { videoId: 'v1' }, clock.now())).toBe(1);
+    await runner.idle();
+    await runner.stop();
+    expect(aborted).toBe(true);
+    expect((await statusOf(id)).status).toBe('cancelled');
+  });
+});

@@ -1,0 +1,167 @@
+import { and, eq, inArray, lt, notInArray, or, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { jobs } from '../db/schema';
+import type { JobPayloads, JobType } from './types';
+
+export type Job = typeof jobs.$inferSelect;
+
+export interface EnqueueOptions {
+  priority?: number;
+  runAt?: Date;
+  maxAttempts?: number;
+}
+
+type Executor = Pick<Db, 'insert'>;
+
+/** Adds a job; pass a transaction as `db` to enqueue atomically with the change that needs it. */
+export async function enqueueJob<T extends JobType>(
+  db: Executor,
+  type: T,
+  payload: JobPayloads[T],
+  options: EnqueueOptions = {},
+): Promise<string> {
+  const [row] = await db
+    .insert(jobs)
+    .values({
+      type,
+      payload: payload as Record<string, unknown>,
+      priority: options.priority ?? 0,
+      // "Due now" whatever clock the worker runs on (tests use a fake one); FIFO comes from created_at.
+      runAt: options.runAt ?? new Date(0),
+      maxAttempts: options.maxAttempts ?? 3,
+    })
+    .returning({ id: jobs.id });
+  return row!.id;
+}
+
+/**
+ * Claims the next due job for `worker`. A running job whose lock is older than `staleMs` belongs to a
+ * worker that died: it is claimed again (its attempt counted). Types in `excludeTypes` are skipped
+ * (their lane is full in this worker).
+ */
+export async function claimJob(
+  db: Db,
+  worker: string,
+  now: Date,
+  staleMs: number,
+  excludeTypes: readonly string[] = [],
+): Promise<Job | undefined> {
+  const staleBefore = new Date(now.getTime() - staleMs);
+  const next = db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(
+      and(
+        or(
+          and(eq(jobs.status, 'queued'), sql`${jobs.runAt} <= ${now}`),
+          and(eq(jobs.status, 'running'), lt(jobs.lockedAt, staleBefore)),
+        ),
+        excludeTypes.length ? notInArray(jobs.type, [...excludeTypes]) : undefined,
+      ),
+    )
+    .orderBy(sql`${jobs.priority} desc`, jobs.runAt, jobs.createdAt)
+    .limit(1)
+    .for('update', { skipLocked: true });
+  const [job] = await db
+    .update(jobs)
+    .set({
+      status: 'running',
+      lockedAt: now,
+      lockedBy: worker,
+      attempts: sql`${jobs.attempts} + 1`,
+      updatedAt: now,
+    })
+    .where(inArray(jobs.id, next))
+    .returning();
+  return job;
+}
+
+/** Keeps a long job's lock fresh; returns false when the job was cancelled meanwhile. */
+export async function heartbeat(db: Db, jobId: string, worker: string, now: Date): Promise<boolean> {
+  const rows = await db
+    .update(jobs)
+    .set({ lockedAt: now })
+    .where(and(eq(jobs.id, jobId), eq(jobs.lockedBy, worker), eq(jobs.status, 'running')))
+    .returning({ id: jobs.id });
+  return rows.length > 0;
+}
+
+export async function completeJob(db: Db, jobId: string, now: Date): Promise<void> {
+  await db
+    .update(jobs)
+    .set({ status: 'done', lockedAt: null, lockedBy: null, updatedAt: now })
+    .where(and(eq(jobs.id, jobId), eq(jobs.status, 'running')));
+}
+
+/** Records a failure: retried later with backoff while attempts remain, otherwise `failed`. */
+export async function failJob(
+  db: Db,
+  job: Job,
+  error: string,
+  now: Date,
+  permanent: boolean,
+): Promise<'retry' | 'failed'> {
+  const giveUp = permanent || job.attempts >= job.maxAttempts;
+  const backoffMs = 5_000 * 2 ** Math.max(0, job.attempts - 1);
+  await db
+    .update(jobs)
+    .set({
+      status: giveUp ? 'failed' : 'queued',
+      lastError: error.slice(0, 2000),
+      lockedAt: null,
+      lockedBy: null,
+      runAt: giveUp ? job.runAt : new Date(now.getTime() + backoffMs),
+      updatedAt: now,
+    })
+    .where(and(eq(jobs.id, job.id), eq(jobs.status, 'running')));
+  return giveUp ? 'failed' : 'retry';
+}
+
+/** Cancels queued or running jobs matching `type` whose payload contains `match`. */
+export async function cancelJobs(
+  db: Db,
+  type: JobType,
+  match: Record<string, unknown>,
+  now: Date,
+): Promise<number> {
+  const rows = await db
+    .update(jobs)
+    .set({ status: 'cancelled', updatedAt: now })
+    .where(
+      and(
+        eq(jobs.type, type),
+        inArray(jobs.status, ['queued', 'running']),
+        sql`${jobs.payload} @> ${JSON.stringify(match)}::jsonb`,
+      ),
+    )
+    .returning({ id: jobs.id });
+  return rows.length;
+}
+
+/** Hands a running job back to the queue untouched (this worker is shutting down). */
+export async function releaseJob(db: Db, jobId: string, now: Date): Promise<void> {
+  await db
+    .update(jobs)
+    .set({ status: 'queued', lockedAt: null, lockedBy: null, runAt: now, updatedAt: now })
+    .where(and(eq(jobs.id, jobId), eq(jobs.status, 'running')));
+}
+
+/** Puts every running job back in the queue (embedded database: only this process can have run them). */
+export async function requeueRunningJobs(db: Db, now: Date): Promise<number> {
+  const rows = await db
+    .update(jobs)
+    .set({ status: 'queued', lockedAt: null, lockedBy: null, runAt: now, updatedAt: now })
+    .where(eq(jobs.status, 'running'))
+    .returning({ id: jobs.id });
+  return rows.length;
+}
+
+/** Whether a job of `type` is waiting or running (used to schedule housekeeping once). */
+export async function hasPendingJob(db: Db, type: JobType): Promise<boolean> {
+  const [row] = await db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(eq(jobs.type, type), inArray(jobs.status, ['queued', 'running'])))
+    .limit(1);
+  return Boolean(row);
+}

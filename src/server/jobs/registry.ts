@@ -1,0 +1,21 @@
+import { purgeExpiredHandler } from '../accounts/housekeeping';
+import type { AppContext } from '../context';
+import { mediaJobHandlers, MEDIA_TYPE_LIMITS } from '../media/jobs';
+import type { JobHandlers, JobType } from './types';
+
+/** The one map from job type to handler; a job type without a handler fails to compile. */
+export function jobHandlers(ctx: AppContext): JobHandlers {
+  return {
+    'accounts.purge-expired': purgeExpiredHandler(ctx),
+    ...mediaJobHandlers(ctx),
+  };
+}
+
+/** Recurring housekeeping the runner schedules: [type, interval]. */
+export const recurringJobs = [
+  ['accounts.purge-expired', 60 * 60_000],
+  ['media.purge-uploads', 60 * 60_000],
+] as const;
+
+/** Per-type lanes for the runner (see MEDIA_TYPE_LIMITS). */
+export const jobTypeLimits: Partial<Record<JobType, number>> = { ...MEDIA_TYPE_LIMITS };

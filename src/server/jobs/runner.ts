@@ -1,0 +1,195 @@
+import { hostname } from 'node:os';
+import { and, eq, sql } from 'drizzle-orm';
+import { jobs } from '../db/schema';
+import type { AppContext } from '../context';
+import {
+  claimJob,
+  completeJob,
+  enqueueJob,
+  failJob,
+  hasPendingJob,
+  heartbeat,
+  releaseJob,
+  requeueRunningJobs,
+  type Job,
+} from './queue';
+import { PermanentJobError, type JobHandlers, type JobType } from './types';
+
+export interface RunnerOptions {
+  concurrency?: number;
+  pollMs?: number;
+  /** A running job whose lock is older than this is taken to be orphaned by a dead worker. */
+  staleMs?: number;
+  heartbeatMs?: number;
+  /**
+   * At most this many jobs of a type run at once here. Long background work (the adaptive ladder)
+   * gets fewer slots than `concurrency`, so a slot always stays free for short urgent jobs.
+   */
+  typeLimits?: Partial<Record<JobType, number>>;
+}
+
+/** Pulls jobs from the database queue and runs them with the typed handler map. */
+export class JobRunner {
+  readonly worker = `${hostname()}:${process.pid}`;
+  private readonly concurrency: number;
+  private readonly pollMs: number;
+  private readonly staleMs: number;
+  private readonly heartbeatMs: number;
+  private readonly typeLimits: Partial<Record<JobType, number>>;
+  private readonly running = new Map<
+    string,
+    { type: string; controller: AbortController; done: Promise<void> }
+  >();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private stopped = true;
+  private polling = false;
+  private pollTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly handlers: JobHandlers,
+    options: RunnerOptions = {},
+  ) {
+    this.concurrency = options.concurrency ?? 2;
+    this.pollMs = options.pollMs ?? 500;
+    this.staleMs = options.staleMs ?? 60_000;
+    this.heartbeatMs = options.heartbeatMs ?? 15_000;
+    this.typeLimits = options.typeLimits ?? {};
+  }
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    if (this.ctx.dbKind === 'pglite') {
+      // Only this process can open the embedded database, so anything "running" died with the last one.
+      const requeued = await requeueRunningJobs(this.ctx.db, this.ctx.clock.now());
+      if (requeued) this.ctx.logger.info({ requeued }, 'requeued jobs interrupted by the last shutdown');
+    }
+    this.schedulePoll(0);
+  }
+
+  /** Enqueues `type` every `everyMs` unless one is already pending. */
+  every(type: JobType, everyMs: number, payload: object = {}): void {
+    const tick = async () => {
+      if (this.stopped) return;
+      try {
+        if (!(await hasPendingJob(this.ctx.db, type))) await enqueueJob(this.ctx.db, type, payload as never);
+      } catch (error) {
+        this.ctx.logger.warn({ err: error, type }, 'could not schedule a recurring job');
+      }
+    };
+    void tick();
+    this.timers.push(setInterval(tick, everyMs).unref());
+  }
+
+  /** Looks for work now instead of at the next poll (after an enqueue in this process). */
+  wake(): void {
+    if (!this.stopped) this.schedulePoll(0);
+  }
+
+  /** Stops taking jobs, aborts the ones running and waits for them to wind down. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.pollTimer);
+    for (const timer of this.timers) clearInterval(timer);
+    for (const { controller } of this.running.values()) controller.abort(new Error('worker stopping'));
+    await Promise.allSettled([...this.running.values()].map((r) => r.done));
+  }
+
+  /** Resolves when no job is queued, due and unclaimed, and none is running here (for tests and seeding). */
+  async idle(timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (this.running.size === 0 && !(await this.hasDueWork())) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('job runner did not become idle in time');
+  }
+
+  private async hasDueWork(): Promise<boolean> {
+    const [row] = await this.ctx.db
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(and(eq(jobs.status, 'queued'), sql`${jobs.runAt} <= ${this.ctx.clock.now()}`))
+      .limit(1);
+    return Boolean(row);
+  }
+
+  private schedulePoll(delay: number): void {
+    clearTimeout(this.pollTimer);
+    this.pollTimer = setTimeout(() => void this.poll(), delay);
+  }
+
+  private async poll(): Promise<void> {
+    if (this.stopped || this.polling) return;
+    this.polling = true;
+    try {
+      while (!this.stopped && this.running.size < this.concurrency) {
+        const job = await claimJob(
+          this.ctx.db,
+          this.worker,
+          this.ctx.clock.now(),
+          this.staleMs,
+          this.fullTypes(),
+        );
+        if (!job) break;
+        this.launch(job);
+      }
+    } catch (error) {
+      this.ctx.logger.warn({ err: error }, 'job poll failed; will retry');
+    } finally {
+      this.polling = false;
+      if (!this.stopped) this.schedulePoll(this.pollMs);
+    }
+  }
+
+  /** Job types whose limit is reached by the jobs running here. */
+  private fullTypes(): string[] {
+    const full: string[] = [];
+    for (const [type, limit] of Object.entries(this.typeLimits)) {
+      let count = 0;
+      for (const r of this.running.values()) if (r.type === type) count++;
+      if (count >= (limit ?? Infinity)) full.push(type);
+    }
+    return full;
+  }
+
+  private launch(job: Job): void {
+    const controller = new AbortController();
+    const log = this.ctx.logger.child({ job: job.id, type: job.type });
+    const beat = setInterval(async () => {
+      const stillMine = await heartbeat(this.ctx.db, job.id, this.worker, this.ctx.clock.now()).catch(
+        () => true,
+      );
+      if (!stillMine) controller.abort(new Error('job cancelled'));
+    }, this.heartbeatMs);
+    const done = (async () => {
+      const handler = this.handlers[job.type as JobType] as
+        ((p: unknown, r: unknown) => Promise<void>) | undefined;
+      try {
+        if (!handler) throw new PermanentJobError(`no handler for job type ${job.type}`);
+        await handler(job.payload, { jobId: job.id, attempt: job.attempts, signal: controller.signal, log });
+        await completeJob(this.ctx.db, job.id, this.ctx.clock.now());
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        if (this.stopped && controller.signal.aborted) {
+          log.info('job interrupted by shutdown; it will be retried');
+          await releaseJob(this.ctx.db, job.id, this.ctx.clock.now()).catch(() => {});
+        } else {
+          const outcome = await failJob(
+            this.ctx.db,
+            job,
+            message,
+            this.ctx.clock.now(),
+            error instanceof PermanentJobError,
+          ).catch(() => 'retry');
+          log.warn({ err: error, outcome }, 'job failed');
+        }
+      } finally {
+        clearInterval(beat);
+        this.running.delete(job.id);
+        if (!this.stopped) this.schedulePoll(0);
+      }
+    })();
+    this.running.set(job.id, { type: job.type, controller, done });
+  }
+}

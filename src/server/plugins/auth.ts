@@ -1,0 +1,70 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SESSION_COOKIE, SESSION_MAX_AGE_SECONDS } from '../../contract/constants';
+import { serverMessages } from '../../contract/messages';
+import type { Authenticated, SessionStore } from '../accounts/sessions';
+import type { Clock } from '../clock';
+import { forbidden, unauthorized } from '../errors';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    authLookup?: Promise<Authenticated | null>;
+  }
+}
+
+/** The session token from the `token` cookie or an `Authorization: Bearer` header. */
+export function readToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header?.startsWith('Bearer ')) return header.slice(7).trim() || undefined;
+  return request.cookies[SESSION_COOKIE] || undefined;
+}
+
+export function setSessionCookie(reply: FastifyReply, token: string): void {
+  reply.setCookie(SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    secure: true,
+    sameSite: 'lax',
+    maxAge: SESSION_MAX_AGE_SECONDS,
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply): void {
+  reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, secure: true, sameSite: 'lax' });
+}
+
+/** Session resolution and the role guards every route starts with. */
+export function createAuth(sessions: SessionStore, clock: Clock) {
+  /** The request's session, looked up at most once per request. */
+  function authOf(request: FastifyRequest): Promise<Authenticated | null> {
+    if (!request.authLookup) {
+      const token = readToken(request);
+      request.authLookup = token ? sessions.find(token, clock.now()) : Promise.resolve(null);
+    }
+    return request.authLookup;
+  }
+
+  /** Any signed-in session, including a first-login session limited to the password reset. */
+  async function requireSession(request: FastifyRequest): Promise<Authenticated> {
+    const auth = await authOf(request);
+    if (!auth) throw unauthorized();
+    return auth;
+  }
+
+  /** A student with a full session (password already reset). */
+  async function requireStudent(request: FastifyRequest): Promise<Authenticated> {
+    const auth = await requireSession(request);
+    if (auth.user.role !== 'student') throw forbidden(serverMessages.studentsOnly);
+    if (auth.scope !== 'full') throw forbidden(serverMessages.sessionLimitedToReset);
+    return auth;
+  }
+
+  async function requireAdmin(request: FastifyRequest): Promise<Authenticated> {
+    const auth = await requireSession(request);
+    if (auth.user.role !== 'admin' || auth.scope !== 'full') throw forbidden(serverMessages.adminsOnly);
+    return auth;
+  }
+
+  return { authOf, requireSession, requireStudent, requireAdmin };
+}
+
+export type Auth = ReturnType<typeof createAuth>;

@@ -1,0 +1,70 @@
+import type { OpenHours } from '../config';
+
+export interface OpeningState {
+  /** Hour of day (0-23) in the configured time zone. */
+  hour: number;
+  open: boolean;
+  opensAt: Date | null;
+  closesAt: Date | null;
+  timeZone: string;
+}
+
+const HOUR_MS = 3_600_000;
+
+function isOpenHour(hour: number, hours: OpenHours): boolean {
+  if (hours === 'always') return true;
+  const [from, to] = hours;
+  return from < to ? hour >= from && hour < to : hour >= from || hour < to; // "22-6" wraps midnight
+}
+
+/** Building a formatter costs ~0.1 ms and every student request may need a dozen: one per time zone. */
+const clocks = new Map<string, Intl.DateTimeFormat>();
+
+function localClock(time: Date, timeZone: string): { hour: number; minute: number; second: number } {
+  let clock = clocks.get(timeZone);
+  if (!clock) {
+    clock = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      hourCycle: 'h23',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    clocks.set(timeZone, clock);
+  }
+  const parts = clock.formatToParts(time);
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  return { hour: get('hour'), minute: get('minute'), second: get('second') };
+}
+
+/** Whether the student surface is open at `now`, and when that next changes. */
+export function openingState(now: Date, hours: OpenHours, timeZone: string): OpeningState {
+  const { hour, minute, second } = localClock(now, timeZone);
+  const open = isOpenHour(hour, hours);
+  if (hours === 'always') return { hour, open, opensAt: null, closesAt: null, timeZone };
+  // Walk whole local hours forward (time zones such as IST are offset by half hours from UTC).
+  const hourStart = now.getTime() - (minute * 60 + second) * 1000 - now.getMilliseconds();
+  let change: Date | null = null;
+  for (let step = 1; step <= 48 && !change; step++) {
+    const candidate = new Date(hourStart + step * HOUR_MS);
+    if (isOpenHour(localClock(candidate, timeZone).hour, hours) !== open) change = candidate;
+  }
+  return { hour, open, opensAt: open ? null : change, closesAt: open ? change : null, timeZone };
+}
+
+/** "10:00" in the configured zone, for messages. */
+export function formatLocalTime(time: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(time);
+}
+
+export function closedMessage(state: OpeningState, productName: string): string {
+  const when = state.opensAt
+    ? ` It opens again at ${formatLocalTime(state.opensAt, state.timeZone)} (${state.timeZone}).`
+    : '';
+  return `${productName} is closed right now.${when}`;
+}

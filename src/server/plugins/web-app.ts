@@ -1,0 +1,48 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+const API_PREFIXES = ['/api/', '/stream/', '/thumbnails/'];
+
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+
+/**
+ * Serves the built single-page app: hashed assets cached for a year (precompressed when the build
+ * wrote .br/.gz), and `index.html`, with the product name filled in, for every client route.
+ * API paths that match nothing answer a JSON 404.
+ */
+export async function installWebApp(app: FastifyInstance, webRoot: string | undefined, productName: string) {
+  const indexFile = webRoot && path.join(webRoot, 'index.html');
+  const indexHtml =
+    indexFile && existsSync(indexFile)
+      ? readFileSync(indexFile, 'utf8').replaceAll('%PRODUCT_NAME%', escapeHtml(productName))
+      : undefined;
+  if (indexHtml) {
+    await app.register(fastifyStatic, {
+      root: webRoot!,
+      wildcard: false,
+      preCompressed: true,
+      index: false,
+      allowedPath: (pathName) => pathName !== '/index.html',
+      setHeaders(reply, filePath) {
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        reply.header(
+          'cache-control',
+          immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+        );
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = API_PREFIXES.some((prefix) => request.url.startsWith(prefix)) || request.url === '/api';
+    if (isApi || !['GET', 'HEAD'].includes(request.method) || !indexHtml) {
+      return reply.status(404).send({ message: 'Not found.' });
+    }
+    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+  });
+}

@@ -1,0 +1,38 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+export interface TestDatabase {
+  name: 'pglite' | 'postgres';
+  /** DATABASE_URL for the app under test. */
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** The engines API tests run on: in-memory PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
+export function testEngines(): ('pglite' | 'postgres')[] {
+  return process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+/** A fresh, empty database on `engine`; PostgreSQL gets a throwaway database dropped afterwards. */
+export async function createTestDatabase(engine: 'pglite' | 'postgres'): Promise<TestDatabase> {
+  if (engine === 'pglite') return { name: 'pglite', url: 'memory://', drop: async () => {} };
+  const admin = process.env.TEST_DATABASE_URL;
+  if (!admin) throw new Error('TEST_DATABASE_URL is not set');
+  const dbName = `lectern_t_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`create database ${dbName}`);
+  await client.end();
+  const url = new URL(admin);
+  url.pathname = `/${dbName}`;
+  return {
+    name: 'postgres',
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: admin });
+      await c.connect();
+      await c.query(`drop database if exists ${dbName} with (force)`);
+      await c.end();
+    },
+  };
+}

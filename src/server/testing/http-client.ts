@@ -1,0 +1,60 @@
+export interface TestResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** fetch with a cookie jar, the way a browser tab talks to the server (minus the Origin header). */
+export class TestClient {
+  readonly cookies = new Map<string, string>();
+
+  constructor(readonly baseUrl: string) {}
+
+  get token(): string | undefined {
+    return this.cookies.get('token');
+  }
+
+  async request<T = any>(
+    method: string,
+    path: string,
+    options: { json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {},
+  ): Promise<TestResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    let body = options.body;
+    if (options.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.json);
+    }
+    const res = await fetch(new URL(path, this.baseUrl), { method, headers, body, redirect: 'manual' });
+    for (const line of res.headers.getSetCookie()) this.storeCookie(line);
+    const text = await res.text();
+    let parsed: unknown = text;
+    if (res.headers.get('content-type')?.includes('json') && text) parsed = JSON.parse(text);
+    return { status: res.status, body: parsed as T, headers: res.headers };
+  }
+
+  get<T = any>(path: string, headers?: Record<string, string>) {
+    return this.request<T>('GET', path, { headers });
+  }
+
+  post<T = any>(path: string, json: unknown = {}, headers?: Record<string, string>) {
+    return this.request<T>('POST', path, { json, headers });
+  }
+
+  private storeCookie(line: string) {
+    const [pair = '', ...attributes] = line.split(';');
+    const eq = pair.indexOf('=');
+    const name = pair.slice(0, eq).trim();
+    const value = pair.slice(eq + 1).trim();
+    const expired = attributes.some((a) => {
+      const [k = '', v = ''] = a.trim().split('=');
+      return (
+        (k.toLowerCase() === 'max-age' && Number(v) <= 0) ||
+        (k.toLowerCase() === 'expires' && new Date(v) < new Date())
+      );
+    });
+    if (expired || value === '') this.cookies.delete(name);
+    else this.cookies.set(name, value);
+  }
+}

@@ -1,0 +1,140 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { createAdmin, createStudent } from '../accounts/users';
+import { buildApp, type AppOptions } from '../app';
+import { FakeClock } from '../clock';
+import { loadConfig } from '../config';
+import type { AppContext } from '../context';
+import { users } from '../db/schema';
+import { openRuntime, type Runtime } from '../runtime';
+import { createTestDatabase, type TestDatabase } from './databases';
+import { TestClient } from './http-client';
+import { TestSmtpServer } from './smtp';
+
+/** 13:30 in Asia/Kolkata: inside the default opening hours. */
+export const OPEN_TIME = '2026-03-02T08:00:00.000Z';
+
+export interface TestServerOptions {
+  engine: 'pglite' | 'postgres';
+  /** Extra environment for loadConfig (e.g. OPEN_HOURS). */
+  env?: Record<string, string>;
+  now?: string;
+  app?: AppOptions;
+}
+
+export interface TestStudent {
+  id: string;
+  username: string;
+  email: string;
+  rollno: string;
+  password: string;
+}
+
+/** The real app over real HTTP on a fresh database, with a real SMTP server and a fake clock. */
+export class TestServer {
+  private constructor(
+    readonly app: FastifyInstance,
+    readonly ctx: AppContext,
+    readonly smtp: TestSmtpServer,
+    readonly clock: FakeClock,
+    private readonly runtime: Runtime,
+    private readonly database: TestDatabase,
+    readonly dataDir: string,
+  ) {}
+
+  static async start(options: TestServerOptions): Promise<TestServer> {
+    const database = await createTestDatabase(options.engine);
+    const smtp = await new TestSmtpServer().start();
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'lectern-test-'));
+    const clock = new FakeClock(options.now ?? OPEN_TIME);
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      DATABASE_URL: database.url,
+      SMTP_URL: smtp.url,
+      LOG_LEVEL: 'silent',
+      ...options.env,
+    });
+    const runtime = await openRuntime(config, { clock });
+    const app = await buildApp(runtime.ctx, options.app);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    return new TestServer(app, runtime.ctx, smtp, clock, runtime, database, dataDir);
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.app.server.address() as AddressInfo).port}`;
+  }
+
+  client(): TestClient {
+    return new TestClient(this.url);
+  }
+
+  private counter = 0;
+
+  /** A student straight from the admin's hands: first login still pending. */
+  async createStudent(overrides: Partial<TestStudent> = {}): Promise<TestStudent> {
+    const n = ++this.counter;
+    const password = overrides.password ?? 'Initial@123';
+    const student = await createStudent(this.ctx.db, {
+      rollno: overrides.rollno ?? `R${String(n).padStart(3, '0')}`,
+      name: `Student ${n}`,
+      email: overrides.email ?? `student${n}@example.test`,
+      username: overrides.username ?? `student${n}`,
+      password,
+    });
+    return {
+      id: student.id,
+      username: student.username,
+      email: student.email,
+      rollno: student.rollno!,
+      password,
+    };
+  }
+
+  /** A student who has already reset their password. */
+  async createActiveStudent(overrides: Partial<TestStudent> = {}): Promise<TestStudent> {
+    const student = await this.createStudent(overrides);
+    await this.ctx.db.update(users).set({ firstLogin: false }).where(eq(users.id, student.id));
+    return student;
+  }
+
+  async createAdmin(password = 'Admin@12345'): Promise<{ id: string; username: string; password: string }> {
+    const n = ++this.counter;
+    const admin = await createAdmin(this.ctx.db, {
+      username: `admin${n}`,
+      email: `admin${n}@example.test`,
+      password,
+    });
+    return { id: admin.id, username: admin.username, password };
+  }
+
+  /** A client signed in as a fully active student. */
+  async studentClient(student?: TestStudent): Promise<{ client: TestClient; student: TestStudent }> {
+    const s = student ?? (await this.createActiveStudent());
+    const client = this.client();
+    const res = await client.post('/api/signin', { username: s.username, password: s.password });
+    if (res.status !== 200)
+      throw new Error(`student sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return { client, student: s };
+  }
+
+  async adminClient(): Promise<{ client: TestClient; admin: { id: string; username: string } }> {
+    const admin = await this.createAdmin();
+    const client = this.client();
+    const res = await client.post('/api/admin/login', { username: admin.username, password: admin.password });
+    if (res.status !== 200)
+      throw new Error(`admin sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return { client, admin };
+  }
+
+  async close(): Promise<void> {
+    await this.app.close();
+    await this.runtime.close();
+    await this.smtp.stop();
+    await this.database.drop();
+    await rm(this.dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,55 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { fakeServer, renderRoute } from '../test-utils';
+import { TimeGate } from './TimeGate';
+
+const page = (
+  <TimeGate>
+    <p>the login page</p>
+  </TimeGate>
+);
+
+describe('TimeGate', () => {
+  it('shows the page while the server says it is open', async () => {
+    fakeServer({
+      'GET /api/time': () => ({
+        body: {
+          hour: 13,
+          open: true,
+          opensAt: null,
+          closesAt: null,
+          timeZone: 'Asia/Kolkata',
+          hours: [10, 22],
+        },
+      }),
+    });
+    renderRoute(page);
+    expect(await screen.findByText('the login page')).toBeInTheDocument();
+  });
+
+  it('shows the maintenance screen with the next opening outside hours', async () => {
+    fakeServer({
+      'GET /api/time': () => ({
+        body: {
+          hour: 23,
+          open: false,
+          opensAt: '2026-03-03T04:30:00.000Z',
+          closesAt: null,
+          timeZone: 'Asia/Kolkata',
+          hours: [10, 22],
+        },
+      }),
+    });
+    renderRoute(page);
+    expect(await screen.findByText('We are closed right now')).toBeInTheDocument();
+    expect(screen.getByText(/from 10:00 to 22:00 \(Asia\/Kolkata\)/)).toBeInTheDocument();
+    expect(screen.getByText(/It opens again .*10:00 GMT\+5:30/)).toBeInTheDocument();
+    expect(screen.queryByText('the login page')).not.toBeInTheDocument();
+  });
+
+  it('treats an error as closed', async () => {
+    fakeServer({ 'GET /api/time': () => ({ status: 500, body: { message: 'boom' } }) });
+    renderRoute(page);
+    expect(await screen.findByText('We are closed right now', {}, { timeout: 5000 })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,20 @@
+import type { ReactNode } from 'react';
+import { useServerTime } from '../api/session';
+import { FullScreenLoader } from '../ui/FullScreenLoader';
+import { MaintenanceScreen } from './MaintenanceScreen';
+
+/** Opening hours decide whether the student pages show (rechecked every 60 s); an error counts as closed. */
+export function TimeGate({ children }: { children: ReactNode }) {
+  const time = useServerTime();
+  if (time.isPending) return <FullScreenLoader label="Checking availability…" />;
+  if (time.isError || !time.data.open) {
+    return (
+      <MaintenanceScreen
+        opensAt={time.data?.opensAt}
+        timeZone={time.data?.timeZone}
+        hours={time.data?.hours}
+      />
+    );
+  }
+  return children;
+}

@@ -1,0 +1,1 @@
+export { ContactPage as Contact, PolicyPage as Policy, SupportPage as Support } from './InfoPage';

@@ -1,0 +1,20 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const server = process.env.LECTERN_DEV_API ?? 'http://127.0.0.1:3000';
+
+export default defineConfig({
+  root: 'src/web',
+  plugins: [react()],
+  build: {
+    outDir: '../../dist/web',
+    emptyOutDir: true,
+    sourcemap: true,
+    // bench/web.ts reads which chunks each route needs.
+    manifest: true,
+    chunkSizeWarningLimit: 800,
+  },
+  server: {
+    proxy: { '/api': server, '/stream': server, '/thumbnails': server },
+  },
+});
