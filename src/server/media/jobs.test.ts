@@ -1,0 +1,69 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemo } from '../db/demo-seed';
+import { jobs, users, videos } from '../db/schema';
+import { testEngines } from '../testing/databases';
+import { addDemoLectures } from './demo-lectures';
+import { decodeHls, makeClip, MediaTestServer, uploadVideo } from './testing/media-kit';
+
+describe.each(testEngines())('packaging jobs (%s)', (engine) => {
+  let media: MediaTestServer;
+  beforeAll(async () => {
+    media = await MediaTestServer.start({ engine });
+  });
+  afterAll(() => media?.close());
+
+  it('makes a new upload playable while the ladders of earlier uploads are still encoding', async () => {
+    const { client: admin } = await media.server.adminClient();
+    const long = await makeClip({ seconds: 20, width: 1280, height: 720 });
+    const first = await uploadVideo(admin, long, 'long-1.mp4');
+    const second = await uploadVideo(admin, long, 'long-2.mp4');
+    expect((await media.settled(first.videoId)).status).toBe('ready');
+    expect((await media.settled(second.videoId)).status).toBe('ready');
+    const ladders = async () =>
+      (await media.server.ctx.db.select().from(jobs).where(eq(jobs.type, 'media.ladder')))
+        .map((j) => j.status)
+        .sort();
+    // One ladder at a time (its lane), the other waits: a runner slot stays free.
+    expect(await ladders()).toEqual(['queued', 'running']);
+
+    const started = Date.now();
+    const quick = await uploadVideo(admin, await makeClip({ seconds: 3 }), 'quick.mp4');
+    expect((await media.settled(quick.videoId)).status).toBe('ready');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(await ladders()).toContain('queued'); // the ladders were not done: the remux did not wait for them
+  }, 60_000);
+
+  it('generates, packages and grants the demo lectures to the demo student', async () => {
+    const demo = await seedDemo(media.server.ctx);
+    expect(
+      await addDemoLectures(media.server.ctx, {
+        courseId: demo.courseId,
+        studentUsername: demo.student.username,
+      }),
+    ).toBe(2);
+    const lectures = await media.server.ctx.db
+      .select()
+      .from(videos)
+      .where(eq(videos.courseId, demo.courseId));
+    expect(lectures).toHaveLength(2);
+    for (const lecture of lectures) expect((await media.settled(lecture.id)).status).toBe('ready');
+
+    await media.server.ctx.db
+      .update(users)
+      .set({ firstLogin: false })
+      .where(eq(users.username, demo.student.username));
+    const client = media.server.client();
+    expect(
+      (await client.post('/api/signin', { username: demo.student.username, password: demo.student.password }))
+        .status,
+    ).toBe(200);
+    const list = await client.post('/api/videos', { courseId: demo.courseId });
+    expect(list.body.videos.map((v: { title: string }) => v.title)).toEqual([
+      'Sample lecture 1: Using the player',
+      'Sample lecture 2: The playlist',
+    ]);
+    const decoded = await decodeHls(`${media.server.url}${list.body.videos[0].url}`, client.token);
+    expect(decoded.seconds).toBeCloseTo(8, 0);
+  });
+});

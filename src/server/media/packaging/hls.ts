@@ -1,0 +1,207 @@
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { MediaTools, ProbeResult } from '../ffmpeg';
+
+/** Target segment length; remuxed segments cut at the source's keyframes, so they are "about" this. */
+export const SEGMENT_SECONDS = 6;
+/** Heights of the adaptive ladder; a rung is made only below the source's height (never upscaled). */
+export const LADDER_HEIGHTS = [360, 540, 720, 1080] as const;
+/** Peak video bitrates per rung (kbit/s), for -maxrate. */
+const RUNG_MAXRATE: Record<number, number> = { 360: 900, 540: 1800, 720: 3000, 1080: 5500 };
+
+export const PLAYLIST = 'index.m3u8';
+export const INFO_FILE = 'info.json';
+export const SEGMENT_PATTERN = /^seg_\d{5}\.ts$/;
+
+/** What the master playlist needs to list a rendition. */
+export interface RenditionInfo {
+  width: number;
+  height: number;
+  /** Peak bits per second over any segment (HLS BANDWIDTH). */
+  bandwidth: number;
+  averageBandwidth: number;
+}
+
+export type PackagingPlan =
+  | { kind: 'remux'; audio: 'copy' | 'aac' | 'none' }
+  | { kind: 'encode'; height: number; audio: 'aac' | 'none' };
+
+/**
+ * H.264 in 4:2:0 plays everywhere as is: copy it (hundreds of times faster than real time). AAC audio
+ * is copied too; other audio is re-encoded alone, which is cheap. Anything else is transcoded.
+ */
+export function planFor(probe: ProbeResult): PackagingPlan {
+  const video = probe.video!;
+  const audio = probe.audioCodec === undefined ? 'none' : probe.audioCodec === 'aac' ? 'copy' : 'aac';
+  if (video.codec === 'h264' && /^yuvj?420p$/.test(video.pixelFormat)) return { kind: 'remux', audio };
+  return { kind: 'encode', height: evenDown(video.height), audio: audio === 'none' ? 'none' : 'aac' };
+}
+
+/** Rungs below the source: the source rendition already serves its own height. */
+export function ladderFor(sourceHeight: number): number[] {
+  return LADDER_HEIGHTS.filter((h) => h < sourceHeight);
+}
+
+const evenDown = (n: number) => Math.max(2, n - (n % 2));
+
+function encodeArgs(height: number, audio: 'aac' | 'none'): string[] {
+  const maxrate = RUNG_MAXRATE[height] ?? Math.round((height * height * 3) / 500);
+  return [
+    '-vf',
+    `scale=-2:${height}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-profile:v',
+    'high',
+    '-pix_fmt',
+    'yuv420p',
+    '-crf',
+    '22',
+    '-maxrate',
+    `${maxrate}k`,
+    '-bufsize',
+    `${maxrate * 2}k`,
+    // Keyframes on the segment grid, so every rung cuts at the same instants and players can switch.
+    '-force_key_frames',
+    `expr:gte(t,n_forced*${SEGMENT_SECONDS})`,
+    '-sc_threshold',
+    '0',
+    ...(audio === 'aac' ? ['-c:a', 'aac', '-b:a', '128k', '-ac', '2'] : []),
+  ];
+}
+
+/**
+ * Writes one AES-128 encrypted HLS rendition of `source` into `outDir` (`index.m3u8`, `seg_00000.ts`…,
+ * `info.json`). `keyInfoFile` is ffmpeg's key info file; the key itself stays outside `outDir`.
+ */
+export async function writeRendition(
+  tools: MediaTools,
+  input: {
+    source: string;
+    sourceSize: { width: number; height: number };
+    outDir: string;
+    keyInfoFile: string;
+    plan: PackagingPlan;
+    signal?: AbortSignal;
+    lowPriority?: boolean;
+  },
+): Promise<RenditionInfo> {
+  const { source, outDir, plan } = input;
+  await mkdir(outDir, { recursive: true });
+  const codecArgs =
+    plan.kind === 'remux'
+      ? [
+          '-c:v',
+          'copy',
+          ...(plan.audio === 'copy'
+            ? ['-c:a', 'copy']
+            : plan.audio === 'aac'
+              ? ['-c:a', 'aac', '-b:a', '128k']
+              : []),
+        ]
+      : encodeArgs(plan.height, plan.audio);
+  await tools.ffmpeg(
+    [
+      '-i',
+      source,
+      '-map',
+      '0:v:0',
+      ...(plan.audio === 'none' ? [] : ['-map', '0:a:0']),
+      ...codecArgs,
+      '-sn',
+      '-dn',
+      '-map_metadata',
+      '-1',
+      '-f',
+      'hls',
+      '-hls_time',
+      String(SEGMENT_SECONDS),
+      '-hls_playlist_type',
+      'vod',
+      '-hls_segment_type',
+      'mpegts',
+      '-hls_segment_filename',
+      path.join(outDir, 'seg_%05d.ts'),
+      '-hls_key_info_file',
+      input.keyInfoFile,
+      path.join(outDir, PLAYLIST),
+    ],
+    { signal: input.signal, lowPriority: input.lowPriority },
+  );
+  return describeRendition(outDir, plan, input.sourceSize);
+}
+
+async function describeRendition(
+  outDir: string,
+  plan: PackagingPlan,
+  sourceSize: { width: number; height: number },
+): Promise<RenditionInfo> {
+  const playlist = await readFile(path.join(outDir, PLAYLIST), 'utf8');
+  const lines = playlist.split('\n');
+  let total = 0;
+  let totalBytes = 0;
+  let peak = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^#EXTINF:([\d.]+)/.exec(lines[i]!);
+    if (!m) continue;
+    const duration = Number(m[1]);
+    const segment = lines.slice(i + 1).find((l) => l && !l.startsWith('#'));
+    if (!segment) continue;
+    const bytes = (await stat(path.join(outDir, segment))).size;
+    total += duration;
+    totalBytes += bytes;
+    if (duration > 0.5) peak = Math.max(peak, (bytes * 8) / duration);
+  }
+  if (total === 0) throw new Error('ffmpeg wrote no segments');
+  const averageBandwidth = Math.round((totalBytes * 8) / total);
+  const { width, height } =
+    plan.kind === 'remux' || !sourceSize.height
+      ? sourceSize
+      : {
+          width: evenDown(Math.round((sourceSize.width * plan.height) / sourceSize.height)),
+          height: plan.height,
+        };
+  const info: RenditionInfo = {
+    width,
+    height,
+    bandwidth: Math.round(Math.max(peak, averageBandwidth)),
+    averageBandwidth,
+  };
+  await writeFile(path.join(outDir, INFO_FILE), JSON.stringify(info));
+  return info;
+}
+
+/** A poster frame a little way in (the first frame is often black), at most 720 lines high. */
+export async function writePoster(
+  tools: MediaTools,
+  input: { source: string; file: string; durationSeconds: number; signal?: AbortSignal },
+): Promise<void> {
+  const at = Math.min(2, Math.max(0, input.durationSeconds / 3));
+  await tools.ffmpeg(
+    [
+      '-ss',
+      at.toFixed(2),
+      '-i',
+      input.source,
+      '-frames:v',
+      '1',
+      '-vf',
+      "scale=-2:'min(720,ih)'",
+      '-q:v',
+      '3',
+      input.file,
+    ],
+    { signal: input.signal },
+  );
+}
+
+/** ffmpeg's key info file: the URI placeholder (rewritten per request) and the key's path. */
+export async function writeKeyFiles(dir: string, name: string, keyHex: string): Promise<string> {
+  const keyFile = path.join(dir, `${name}.key`);
+  const infoFile = path.join(dir, `${name}.keyinfo`);
+  await writeFile(keyFile, Buffer.from(keyHex, 'hex'), { mode: 0o600 });
+  await writeFile(infoFile, `key\n${keyFile}\n`);
+  return infoFile;
+}

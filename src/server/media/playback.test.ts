@@ -1,0 +1,252 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mediaMessages } from '../../contract/media';
+import { testEngines } from '../testing/databases';
+import type { TestClient } from '../testing/http-client';
+import { OPEN_TIME, type TestStudent } from '../testing/test-server';
+import { decodeHls, listFiles, makeClip, MediaTestServer, uploadVideo } from './testing/media-kit';
+
+/** A request's status, its body read to the end (an unread body would keep the connection busy). */
+async function statusOf(url: string | URL): Promise<number> {
+  const res = await fetch(url);
+  await res.arrayBuffer();
+  return res.status;
+}
+
+/** The URIs of a playlist, resolved against its own URL. */
+function urisOf(playlist: string, base: string): string[] {
+  return playlist
+    .split('\n')
+    .filter((l) => l && !l.startsWith('#'))
+    .map((l) => new URL(l, base).toString());
+}
+
+describe.each(testEngines())('protected HLS playback (%s)', (engine) => {
+  let media: MediaTestServer;
+  let admin: TestClient;
+  let lecture: { videoId: string; url: string };
+  let other: { videoId: string; url: string };
+  let courseId: string;
+  let viewer: { client: TestClient; student: TestStudent };
+
+  /** A signed-in student enrolled in the course (as told) and granted the lecture (unless told not). */
+  async function student(options: { expiresInDays?: number; revoked?: boolean; grantVideo?: boolean } = {}) {
+    const s = await media.server.studentClient();
+    await media.giveAccess(s.student.id, lecture.videoId, { courseId, ...options });
+    return s;
+  }
+
+  async function childAndSegment(client: TestClient, url: string) {
+    const master = await client.get(url);
+    expect(master.status).toBe(200);
+    const child = urisOf(master.body, new URL(url, media.server.url).toString())[0]!;
+    const playlist = await client.get(child);
+    const segment = urisOf(playlist.body, child)[0]!;
+    const token = new URL(child).searchParams.get('t')!;
+    return { master, child, playlist, segment, token };
+  }
+
+  beforeAll(async () => {
+    media = await MediaTestServer.start({ engine });
+    admin = (await media.server.adminClient()).client;
+    const a = await uploadVideo(admin, await makeClip({ seconds: 3 }), 'lecture.mp4');
+    const b = await uploadVideo(admin, await makeClip({ seconds: 2, width: 640, height: 400 }), 'other.mp4');
+    lecture = { videoId: a.videoId, url: a.body.url };
+    other = { videoId: b.videoId, url: b.body.url };
+    expect((await media.settled(a.videoId)).status).toBe('ready');
+    expect((await media.settled(b.videoId)).status).toBe('ready');
+    viewer = await media.server.studentClient();
+    courseId = await media.giveAccess(viewer.student.id, lecture.videoId);
+    await media.giveAccess(viewer.student.id, other.videoId, { courseId });
+  });
+  afterAll(() => media?.close());
+
+  it('plays for a student with access: ffmpeg decrypts and decodes every frame of the 3 s lecture', async () => {
+    const decoded = await decodeHls(`${media.server.url}${lecture.url}`, viewer.client.token);
+    expect(decoded.frames).toBeGreaterThanOrEqual(74);
+    expect(decoded.frames).toBeLessThanOrEqual(76);
+    expect(decoded.seconds).toBeCloseTo(3, 0);
+  });
+
+  it('writes a token on every child playlist, segment and key URI, and encrypts the segments', async () => {
+    const { master, playlist, segment } = await childAndSegment(viewer.client, lecture.url);
+    expect(master.headers.get('content-type')).toContain('application/vnd.apple.mpegurl');
+    expect(master.body).toMatch(/^#EXTM3U/);
+    for (const uri of urisOf(master.body, media.server.url))
+      expect(new URL(uri).searchParams.get('t')).toBeTruthy();
+    expect(playlist.body).toMatch(
+      /#EXT-X-KEY:METHOD=AES-128,URI="\/stream\/videos\/[0-9a-f-]{36}\/key\?t=[^"]+"/,
+    );
+    for (const uri of urisOf(playlist.body, media.server.url))
+      expect(new URL(uri).searchParams.get('t')).toBeTruthy();
+    // Without the key the bytes are noise: an MPEG-TS packet starts with 0x47 every 188 bytes.
+    const bytes = Buffer.from(await (await fetch(segment)).arrayBuffer());
+    expect(bytes.length).toBeGreaterThan(1000);
+    expect([0, 188, 376].every((i) => bytes[i] === 0x47)).toBe(false);
+    // And the key never sits in the served folder.
+    const served = await listFiles(path.join(media.mediaDir, 'videos'));
+    expect(served.length).toBeGreaterThan(3);
+    expect(served.some((f) => f.endsWith('.key') || f.includes('keyinfo'))).toBe(false);
+  });
+
+  it('needs a session for the master playlist (401) and refuses a reset-only one', async () => {
+    expect((await media.server.client().get(lecture.url)).status).toBe(401);
+    const fresh = await media.server.createStudent();
+    const client = media.server.client();
+    await client.post('/api/signin', { username: fresh.username, password: fresh.password });
+    expect((await client.get(lecture.url)).status).toBe(403);
+  });
+
+  it('refuses students without video access, with revoked or with expired course access (403)', async () => {
+    const cases = {
+      'no video grant': await student({ grantVideo: false }),
+      'revoked course access': await student({ revoked: true }),
+      'expired course access': await student({ expiresInDays: -1 }),
+      'not enrolled': await media.server.studentClient(),
+    };
+    for (const [name, { client }] of Object.entries(cases)) {
+      const res = await client.get(lecture.url);
+      expect(res.status, name).toBe(403);
+      await expect(decodeHls(`${media.server.url}${lecture.url}`, client.token)).rejects.toThrow();
+    }
+    expect((await cases['no video grant'].client.get(lecture.url)).body.message).toBe(
+      mediaMessages.noVideoAccess,
+    );
+    expect((await cases['expired course access'].client.get(lecture.url)).body.message).toBe(
+      mediaMessages.noCourseAccess,
+    );
+  });
+
+  it("refuses another video's token, a tampered token and an expired one (403)", async () => {
+    const { child, segment, token } = await childAndSegment(viewer.client, lecture.url);
+    const otherChild = (await childAndSegment(viewer.client, other.url)).child;
+    const swapped = new URL(otherChild);
+    swapped.searchParams.set('t', token);
+    expect(await statusOf(swapped)).toBe(403);
+    const swappedSegment = new URL(segment.replace(lecture.videoId, other.videoId));
+    expect(await statusOf(swappedSegment)).toBe(403);
+
+    for (const bad of [
+      token.slice(0, -2) + (token.endsWith('A') ? 'BB' : 'AA'),
+      token.replace('.s.', '.a.'),
+      '',
+      'x.y.z.w',
+    ]) {
+      const url = new URL(segment);
+      url.searchParams.set('t', bad);
+      expect(await statusOf(url), bad).toBe(403);
+    }
+    expect(await statusOf(child)).toBe(200);
+    media.server.clock.advance(6 * 3600_000 + 1000);
+    try {
+      expect(await statusOf(segment)).toBe(403);
+    } finally {
+      media.server.clock.set(OPEN_TIME);
+    }
+  });
+
+  it('serves the key only with the session cookie of the same user', async () => {
+    const { playlist } = await childAndSegment(viewer.client, lecture.url);
+    const keyUrl = new URL(/URI="([^"]+)"/.exec(playlist.body)![1]!, media.server.url).toString();
+    expect(await statusOf(keyUrl)).toBe(401);
+    const someoneElse = await student();
+    expect((await someoneElse.client.get(keyUrl)).status).toBe(403);
+    const res = await fetch(keyUrl, { headers: { cookie: `token=${viewer.client.token}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
+    expect((await res.arrayBuffer()).byteLength).toBe(16);
+  });
+
+  it('stops playback within the access cache window after a revoke', async () => {
+    const s = await student();
+    const { segment } = await childAndSegment(s.client, lecture.url);
+    expect(await statusOf(segment)).toBe(200);
+    await media.revokeCourse(s.student.id, courseId);
+    expect((await s.client.get(lecture.url)).status).toBe(403); // new playback: refused at once
+    expect(await statusOf(segment)).toBe(200); // running playback: cached decision, under a minute old
+    media.server.clock.advance(61_000);
+    try {
+      expect(await statusOf(segment)).toBe(403);
+    } finally {
+      media.server.clock.set(OPEN_TIME);
+    }
+  });
+
+  it('closes for students outside opening hours (503) but not for admins', async () => {
+    const { segment } = await childAndSegment(viewer.client, lecture.url);
+    media.server.clock.set('2026-03-02T17:00:00.000Z'); // 22:30 in Asia/Kolkata
+    try {
+      const res = await viewer.client.get(lecture.url);
+      expect(res.status).toBe(503);
+      expect(res.body.opensAt).toBeTruthy();
+      expect(await statusOf(segment)).toBe(403);
+      expect((await admin.get(lecture.url)).status).toBe(200);
+    } finally {
+      media.server.clock.set(OPEN_TIME);
+    }
+  });
+
+  it('sets Cache-Control per kind and answers range requests', async () => {
+    const { master, playlist, segment } = await childAndSegment(viewer.client, lecture.url);
+    expect(master.headers.get('cache-control')).toBe('private, no-cache');
+    expect(playlist.headers.get('cache-control')).toBe('private, no-cache');
+    const full = await fetch(segment);
+    expect(full.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(full.headers.get('accept-ranges')).toBe('bytes');
+    const whole = Buffer.from(await full.arrayBuffer());
+    const part = await fetch(segment, { headers: { range: 'bytes=100-299' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 100-299/${whole.length}`);
+    expect(Buffer.from(await part.arrayBuffer()).equals(whole.subarray(100, 300))).toBe(true);
+    const tail = await fetch(segment, { headers: { range: 'bytes=-10' } });
+    expect(Buffer.from(await tail.arrayBuffer()).equals(whole.subarray(-10))).toBe(true);
+    const beyond = await fetch(segment, { headers: { range: `bytes=${whole.length}-` } });
+    await beyond.arrayBuffer();
+    expect(beyond.status).toBe(416);
+    expect(beyond.headers.get('content-range')).toBe(`bytes */${whole.length}`);
+  });
+
+  it('adds the ladder below the source to the master playlist once each rung is complete', async () => {
+    const deadline = Date.now() + 20_000;
+    let body = '';
+    while (Date.now() < deadline) {
+      body = (await viewer.client.get(other.url)).body;
+      if (body.includes('RESOLUTION=576x360')) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(body).toContain('RESOLUTION=640x400');
+    expect(body).toContain('RESOLUTION=576x360');
+    const rung = urisOf(body, `${media.server.url}${other.url}`).find((u) => u.includes('/v360/'))!;
+    const decoded = await decodeHls(rung, viewer.client.token);
+    expect(decoded.frames).toBeGreaterThanOrEqual(49);
+    expect(decoded.seconds).toBeCloseTo(2, 0);
+    // The source is not needed once the ladder is done.
+    expect(await media.mediaFiles()).not.toContain(other.videoId);
+  });
+
+  it('transcodes a source that is not H.264 (MPEG-4 Part 2 in MKV) and plays it', async () => {
+    const { videoId, body } = await uploadVideo(
+      admin,
+      await makeClip({ seconds: 2, codec: 'mpeg4', format: 'matroska' }),
+      'old.mkv',
+    );
+    expect((await media.settled(videoId)).status).toBe('ready');
+    const decoded = await decodeHls(`${media.server.url}${body.url}`, admin.token);
+    expect(decoded.frames).toBeGreaterThanOrEqual(49);
+  });
+
+  it('serves the poster frame to those who may watch', async () => {
+    const poster = `/stream/videos/${lecture.videoId}/poster.jpg`;
+    const res = await fetch(new URL(poster, media.server.url), {
+      headers: { cookie: `token=${viewer.client.token}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/jpeg');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(bytes.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))).toBe(true);
+    const outsider = await media.server.studentClient();
+    expect((await outsider.client.get(poster)).status).toBe(403);
+    expect(await readFile(path.join(media.mediaDir, 'videos', lecture.videoId, 'poster.jpg'))).toEqual(bytes);
+  });
+});

@@ -1,0 +1,66 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { enrollments, videoAccess, videos } from '../db/schema';
+
+/** SPEC.md section 4: course access is active while not revoked and its expiry is not before now. */
+export function isAccessActive(
+  enrollment: { accessRevoked: boolean; accessExpiration: Date },
+  now: Date,
+): boolean {
+  return !enrollment.accessRevoked && enrollment.accessExpiration.getTime() >= now.getTime();
+}
+
+export type CourseAccess = 'active' | 'expired' | 'revoked' | 'none';
+
+/** The student's access to one course. */
+export async function courseAccessOf(
+  db: Db,
+  studentId: string,
+  courseId: string,
+  now: Date,
+): Promise<CourseAccess> {
+  const [row] = await db
+    .select({ accessRevoked: enrollments.accessRevoked, accessExpiration: enrollments.accessExpiration })
+    .from(enrollments)
+    .where(and(eq(enrollments.studentId, studentId), eq(enrollments.courseId, courseId)))
+    .limit(1);
+  if (!row) return 'none';
+  if (row.accessRevoked) return 'revoked';
+  return isAccessActive(row, now) ? 'active' : 'expired';
+}
+
+export type WatchDecision = 'allowed' | 'not-found' | 'no-course-access' | 'no-video-access';
+
+/**
+ * Whether `user` may watch `videoId` now: admins always; students only with active access to the
+ * video's course and a video grant. One query, so the streamer can afford it on every playlist.
+ */
+export async function decideWatch(
+  db: Db,
+  user: { id: string; role: 'admin' | 'student' },
+  videoId: string,
+  now: Date,
+): Promise<WatchDecision> {
+  if (user.role === 'admin') {
+    const [video] = await db.select({ id: videos.id }).from(videos).where(eq(videos.id, videoId)).limit(1);
+    return video ? 'allowed' : 'not-found';
+  }
+  const [row] = await db
+    .select({
+      courseId: videos.courseId,
+      accessRevoked: enrollments.accessRevoked,
+      accessExpiration: enrollments.accessExpiration,
+      granted: videoAccess.videoId,
+    })
+    .from(videos)
+    .leftJoin(enrollments, and(eq(enrollments.courseId, videos.courseId), eq(enrollments.studentId, user.id)))
+    .leftJoin(videoAccess, and(eq(videoAccess.videoId, videos.id), eq(videoAccess.studentId, user.id)))
+    .where(eq(videos.id, videoId))
+    .limit(1);
+  if (!row) return 'not-found';
+  if (!row.courseId || row.accessRevoked === null || row.accessExpiration === null) return 'no-course-access';
+  if (!isAccessActive({ accessRevoked: row.accessRevoked, accessExpiration: row.accessExpiration }, now)) {
+    return 'no-course-access';
+  }
+  return row.granted ? 'allowed' : 'no-video-access';
+}

@@ -1,0 +1,48 @@
+import { recordAccessEvents } from '../audit/events';
+import type { Db } from '../db/client';
+import { videoAccess } from '../db/schema';
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/**
+ * Grants `studentIds` the video inside the caller's transaction; students who have it already are
+ * left alone. Each new grant is audited. Returns the ids newly granted.
+ */
+export async function insertVideoGrants(
+  tx: Tx,
+  grant: {
+    videoId: string;
+    videoTitle: string;
+    courseId: string;
+    studentIds: string[];
+    actorId: string;
+    now: Date;
+  },
+): Promise<string[]> {
+  if (grant.studentIds.length === 0) return [];
+  const granted = await tx
+    .insert(videoAccess)
+    .values(
+      grant.studentIds.map((studentId) => ({
+        videoId: grant.videoId,
+        studentId,
+        grantedAt: grant.now,
+        grantedBy: grant.actorId,
+      })),
+    )
+    .onConflictDoNothing()
+    .returning({ studentId: videoAccess.studentId });
+  await recordAccessEvents(
+    tx,
+    grant.now,
+    granted.map((g) => ({
+      action: 'video.grant' as const,
+      actorId: grant.actorId,
+      studentId: g.studentId,
+      courseId: grant.courseId,
+      videoId: grant.videoId,
+      videoTitle: grant.videoTitle,
+    })),
+  );
+  return granted.map((g) => g.studentId);
+}
