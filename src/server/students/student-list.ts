@@ -1,0 +1,76 @@
+import { and, asc, count, eq, exists, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import type { AdminStudent, StudentListQuery, StudentListResponse } from '../../contract/admin-students';
+import { requireCourse } from '../courses/course-service';
+import type { Db } from '../db/client';
+import { courses, enrollments, users } from '../db/schema';
+import { presentAdminStudent, type StudentRow } from './presenter';
+
+/** `%text%` for ILIKE, with the user's own % and _ taken literally. */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Students matching the search and course filter, a page at a time, each with their courses. Three queries. */
+export async function listStudents(db: Db, query: StudentListQuery, now: Date): Promise<StudentListResponse> {
+  const conditions: (SQL | undefined)[] = [eq(users.role, 'student')];
+  if (query.q) {
+    const pattern = containing(query.q);
+    conditions.push(
+      or(
+        ilike(users.rollno, pattern),
+        ilike(users.name, pattern),
+        ilike(users.email, pattern),
+        ilike(users.username, pattern),
+      ),
+    );
+  }
+  if (query.courseId) {
+    const course = await requireCourse(db, query.courseId);
+    conditions.push(
+      exists(
+        db
+          .select({ one: enrollments.id })
+          .from(enrollments)
+          .where(and(eq(enrollments.studentId, users.id), eq(enrollments.courseId, course.id))),
+      ),
+    );
+  }
+  const where = and(...conditions);
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select()
+      .from(users)
+      .where(where)
+      .orderBy(asc(users.rollno), asc(users.id))
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize),
+    db.select({ total: count() }).from(users).where(where),
+  ]);
+  return {
+    students: await withCourses(db, rows, now),
+    total: counted?.total ?? 0,
+    page: query.page,
+    pageSize: query.pageSize,
+  };
+}
+
+/** Presents students with their enrollments, fetched for all of them at once. */
+export async function withCourses(db: Db, students: StudentRow[], now: Date): Promise<AdminStudent[]> {
+  if (students.length === 0) return [];
+  const access = await db
+    .select({ enrollment: enrollments, course: { id: courses.id, name: courses.name, batch: courses.batch } })
+    .from(enrollments)
+    .innerJoin(courses, eq(courses.id, enrollments.courseId))
+    .where(
+      inArray(
+        enrollments.studentId,
+        students.map((s) => s.id),
+      ),
+    )
+    .orderBy(asc(courses.name), asc(courses.batch));
+  return students.map((student) =>
+    presentAdminStudent(
+      student,
+      access.filter((a) => a.enrollment.studentId === student.id),
+      now,
+    ),
+  );
+}
