@@ -1,0 +1,71 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { MessageResponse, OtpSentResponse } from '../../contract/auth';
+import type { StudentCourse } from '../../contract/courses';
+import type { RollnoResponse, StudentVideo, StudentVideosResponse } from '../../contract/media';
+import type { ProgressBody, ProgressResponse, VideoProgress } from '../../contract/progress';
+import { api } from './client';
+
+export const studentKeys = {
+  courses: ['student', 'courses'] as const,
+  videos: (courseId: string) => ['student', 'videos', courseId] as const,
+  rollno: (courseId: string) => ['student', 'rollno', courseId] as const,
+};
+
+/** GET /api/courses: every enrolled course, expired and revoked ones included. */
+export function useCourses() {
+  return useQuery({
+    queryKey: studentKeys.courses,
+    queryFn: ({ signal }) =>
+      api.get<{ courses: StudentCourse[] }>('/api/courses', signal).then((r) => r.courses),
+    retry: 1,
+  });
+}
+
+/** POST /api/videos: the course's videos this student may watch, in course order, with their progress. */
+export function useCourseVideos(courseId: string) {
+  return useQuery({
+    queryKey: studentKeys.videos(courseId),
+    queryFn: ({ signal }) =>
+      api.post<StudentVideosResponse>('/api/videos', { courseId }, signal).then((r) => r.videos ?? []),
+    retry: false,
+  });
+}
+
+/** POST /api/rollno: the roll number the watermark shows. */
+export function useRollno(courseId: string) {
+  return useQuery({
+    queryKey: studentKeys.rollno(courseId),
+    queryFn: ({ signal }) =>
+      api.post<RollnoResponse>('/api/rollno', { courseId }, signal).then((r) => r.rollno),
+    retry: false,
+    staleTime: Infinity,
+  });
+}
+
+/** POST /api/progress; `keepalive` for the save made while the page goes away. */
+export function saveProgress(body: ProgressBody, keepalive = false): Promise<VideoProgress> {
+  return api.post<ProgressResponse>('/api/progress', body, { keepalive }).then((r) => r.progress);
+}
+
+/** Writes a saved progress into the cached video list, so the playlist ticks update without a refetch. */
+export function useProgressCache(courseId: string) {
+  const queryClient = useQueryClient();
+  return (videoId: string, progress: VideoProgress) => {
+    queryClient.setQueryData<StudentVideo[]>(studentKeys.videos(courseId), (videos) =>
+      videos?.map((v) => (v._id === videoId ? { ...v, progress } : v)),
+    );
+    if (progress.completed) void queryClient.invalidateQueries({ queryKey: studentKeys.courses });
+  };
+}
+
+/** POST /api/otp/send (first login, signed in) or POST /api/password/forgot (by username). */
+export function requestCode(username?: string): Promise<MessageResponse> {
+  return username
+    ? api.post<MessageResponse>('/api/password/forgot', { username })
+    : api.post<OtpSentResponse>('/api/otp/send');
+}
+
+/** POST /api/password/reset: with the first-login session, or by username (forgot password). */
+export function resetPassword(body: { otp: string; newpassword: string; username?: string }) {
+  return api.post<MessageResponse>('/api/password/reset', body);
+}

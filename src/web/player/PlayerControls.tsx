@@ -1,0 +1,127 @@
+import { ActionIcon, Box, Group, Slider, Text, UnstyledButton } from '@mantine/core';
+import {
+  IconMaximize,
+  IconMinimize,
+  IconPlayerPauseFilled,
+  IconPlayerPlayFilled,
+  IconVolume,
+  IconVolumeOff,
+} from '@tabler/icons-react';
+import { useState } from 'react';
+import { formatClock } from './format';
+import classes from './Player.module.css';
+import type { MediaState } from './use-media-state';
+
+export interface PlayerControlsProps {
+  media: MediaState;
+  duration: number;
+  fullscreen: boolean;
+  visible: boolean;
+  onTogglePlay(): void;
+  onSeek(seconds: number): void;
+  onToggleMute(): void;
+  onVolume(volume: number): void;
+  onCycleSpeed(): void;
+  onToggleFullscreen(): void;
+  onFocusChange(inside: boolean): void;
+}
+
+/** The control bar: play/pause, seek, time, mute and volume, speed, fullscreen. */
+export function PlayerControls(props: PlayerControlsProps) {
+  const { media, duration, fullscreen, visible } = props;
+  // While the seek thumb is dragged, show where it is; seek once it is let go.
+  const [scrub, setScrub] = useState<number | null>(null);
+  const position = scrub ?? Math.min(media.currentTime, duration || media.currentTime);
+  const silent = media.muted || media.volume === 0;
+
+  return (
+    <Box
+      className={classes.controls}
+      data-visible={visible || undefined}
+      onFocus={() => props.onFocusChange(true)}
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) props.onFocusChange(false);
+      }}
+    >
+      <Slider
+        className={classes.seek}
+        data-seek
+        min={0}
+        max={Math.max(duration, 0.1)}
+        step={0.1}
+        value={position}
+        onChange={setScrub}
+        onChangeEnd={(value) => {
+          setScrub(null);
+          props.onSeek(value);
+        }}
+        label={formatClock}
+        thumbLabel="Seek"
+        thumbValueText={(value) => `${formatClock(value)} of ${formatClock(duration)}`}
+        color="red"
+        size="sm"
+        thumbSize={14}
+      />
+      <Group justify="space-between" wrap="nowrap" gap="xs" mt={6}>
+        <Group gap={4} wrap="nowrap">
+          <ActionIcon
+            variant="subtle"
+            color="white"
+            size="lg"
+            onClick={props.onTogglePlay}
+            aria-label={media.playing ? 'Pause' : 'Play'}
+          >
+            {media.playing ? <IconPlayerPauseFilled size={22} /> : <IconPlayerPlayFilled size={22} />}
+          </ActionIcon>
+          <ActionIcon
+            variant="subtle"
+            color="white"
+            size="lg"
+            onClick={props.onToggleMute}
+            aria-label={silent ? 'Unmute' : 'Mute'}
+            aria-pressed={silent}
+          >
+            {silent ? <IconVolumeOff size={22} /> : <IconVolume size={22} />}
+          </ActionIcon>
+          <Slider
+            data-volume
+            className={classes.volume}
+            visibleFrom="xs"
+            min={0}
+            max={1}
+            step={0.05}
+            value={media.muted ? 0 : media.volume}
+            onChange={props.onVolume}
+            label={(value) => `${Math.round(value * 100)}%`}
+            thumbLabel="Volume"
+            thumbValueText={(value) => `${Math.round(value * 100)}%`}
+            color="gray.0"
+            size="xs"
+            thumbSize={12}
+          />
+          <Text className={classes.time} size="sm" aria-live="off">
+            <span data-testid="elapsed">{formatClock(position)}</span> / {formatClock(duration)}
+          </Text>
+        </Group>
+        <Group gap={4} wrap="nowrap">
+          <UnstyledButton
+            className={classes.speed}
+            onClick={props.onCycleSpeed}
+            aria-label={`Playback speed ${media.rate}x. Change speed`}
+          >
+            {media.rate}x
+          </UnstyledButton>
+          <ActionIcon
+            variant="subtle"
+            color="white"
+            size="lg"
+            onClick={props.onToggleFullscreen}
+            aria-label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'}
+          >
+            {fullscreen ? <IconMinimize size={22} /> : <IconMaximize size={22} />}
+          </ActionIcon>
+        </Group>
+      </Group>
+    </Box>
+  );
+}

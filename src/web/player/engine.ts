@@ -1,0 +1,71 @@
+/** How a stream reaches the <video>: the browser's own HLS, or hls.js over Media Source Extensions. */
+export type EngineKind = 'native' | 'hls.js';
+
+export interface AttachedStream {
+  kind: EngineKind;
+  destroy(): void;
+}
+
+const HLS_TYPE = 'application/vnd.apple.mpegurl';
+
+/** Whether the browser plays HLS by itself (Safari, iOS, recent Chromium). */
+export function nativeHlsSupported(video: HTMLVideoElement): boolean {
+  return video.canPlayType(HLS_TYPE) !== '';
+}
+
+/** Whether hls.js can run here (Media Source Extensions, or Safari's Managed Media Source). */
+export function mseSupported(): boolean {
+  return typeof window !== 'undefined' && ('MediaSource' in window || 'ManagedMediaSource' in window);
+}
+
+export interface AttachOptions {
+  /** Skip native HLS (used after native playback failed before its first frame). */
+  forceHlsJs?: boolean;
+  /** A fatal playback error hls.js could not recover from. */
+  onFatal(message: string): void;
+}
+
+/**
+ * Plays `url` in `video`: natively where the browser supports HLS, else with hls.js, whose chunk
+ * is only loaded here. The stream's requests carry the session cookie (same origin); the child
+ * playlists and segments carry their own tokens.
+ */
+export async function attachStream(
+  video: HTMLVideoElement,
+  url: string,
+  options: AttachOptions,
+): Promise<AttachedStream> {
+  if (!options.forceHlsJs && nativeHlsSupported(video)) {
+    video.src = url;
+    return {
+      kind: 'native',
+      destroy() {
+        video.removeAttribute('src');
+        video.load();
+      },
+    };
+  }
+  const { default: Hls } = await import('hls.js/light');
+  if (!Hls.isSupported())
+    throw new Error('This browser cannot play the course videos. Please use a current browser.');
+  const hls = new Hls({ backBufferLength: 30, maxBufferLength: 30 });
+  let recoveries = 0;
+  hls.on(Hls.Events.ERROR, (_event, data) => {
+    if (!data.fatal) return;
+    // One retry each for network and decoding trouble before giving up (as hls.js recommends).
+    const status = data.response?.code ?? 0;
+    const refused = status >= 400 && status < 500; // no access, expired token: retrying cannot help
+    if (recoveries < 2 && data.type === Hls.ErrorTypes.NETWORK_ERROR && !refused) {
+      recoveries++;
+      hls.startLoad();
+    } else if (recoveries < 2 && data.type === Hls.ErrorTypes.MEDIA_ERROR) {
+      recoveries++;
+      hls.recoverMediaError();
+    } else {
+      options.onFatal(data.details);
+    }
+  });
+  hls.loadSource(url);
+  hls.attachMedia(video);
+  return { kind: 'hls.js', destroy: () => hls.destroy() };
+}

@@ -1,0 +1,119 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { StudentVideo } from '../../contract/media';
+import { installFakeBrowser, type FakeBrowser } from '../player/fake-media';
+import { fakeServer, renderRoute, type FakeRoutes } from '../test-utils';
+import CoursePage from './CoursePage';
+
+const video = (id: string, title: string, extra: Partial<StudentVideo> = {}): StudentVideo => ({
+  _id: id,
+  title,
+  description: `About ${title}`,
+  thumbnail: `/stream/videos/${id}/poster.jpg`,
+  url: `/stream/videos/${id}/master.m3u8`,
+  duration: '10:00',
+  progress: { position: 0, watched: 0, completed: false },
+  ...extra,
+});
+
+const VIDEOS = [
+  video('v1', 'Welcome', { progress: { position: 600, watched: 590, completed: true } }),
+  video('v2', 'Node setup', { progress: { position: 125, watched: 125, completed: false } }),
+  video('v3', 'Git basics'),
+];
+
+function routes(overrides: FakeRoutes = {}): FakeRoutes {
+  return {
+    'GET /api/courses': () => ({ body: { courses: [] } }),
+    'POST /api/videos': () => ({ body: { videos: VIDEOS } }),
+    'POST /api/rollno': () => ({ body: { rollno: 'FS24-017' } }),
+    'POST /api/progress': () => ({ body: { progress: { position: 1, watched: 1, completed: false } } }),
+    ...overrides,
+  };
+}
+
+const renderCourse = (url = '/course/c1') => renderRoute(<CoursePage />, { path: '/course/:courseId', url });
+
+let browser: FakeBrowser;
+beforeEach(() => {
+  browser = installFakeBrowser();
+});
+afterEach(() => browser.restore());
+
+describe('course page', () => {
+  it('shows playlist skeletons while loading, then the first video on its intro thumbnail', async () => {
+    fakeServer(routes());
+    renderCourse();
+    expect(screen.getAllByTestId('playlist-skeleton')).toHaveLength(4);
+    expect(await screen.findByRole('heading', { name: 'Welcome' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Play Welcome' })).toBeInTheDocument();
+    expect(document.querySelector('canvas')).toBeNull(); // no player before the first play
+    const playlist = screen.getByRole('navigation', { name: 'Course Playlist' });
+    expect(within(playlist).getByRole('button', { current: true })).toHaveTextContent('1. Welcome');
+    expect(within(playlist).getAllByRole('img', { name: 'Completed' })).toHaveLength(1);
+    expect(playlist).toHaveTextContent('1 / 3 completed');
+    expect(screen.getByRole('button', { name: 'Play next: Node setup' })).toBeInTheDocument();
+  });
+
+  it('opens the video named in the address and offers to resume it', async () => {
+    fakeServer(routes());
+    renderCourse('/course/c1?video=v2');
+    expect(await screen.findByRole('heading', { name: 'Node setup' })).toBeInTheDocument();
+    expect(screen.getByText('Resume from 02:05')).toBeInTheDocument();
+  });
+
+  it('draws the roll number on the playing video', async () => {
+    fakeServer(routes());
+    const user = userEvent.setup();
+    renderCourse();
+    await user.click(await screen.findByRole('button', { name: 'Play Welcome' }));
+    expect(screen.getByRole('img', { name: 'Welcome: video with watermark FS24-017' })).toBeInTheDocument();
+    expect(browser.drawnText).toContain('FS24-017');
+  });
+
+  it("falls back to 'Confidential' when the roll number cannot be loaded", async () => {
+    fakeServer(routes({ 'POST /api/rollno': () => ({ status: 500, body: {} }) }));
+    const user = userEvent.setup();
+    renderCourse();
+    await user.click(await screen.findByRole('button', { name: 'Play Welcome' }));
+    expect(
+      await screen.findByRole('img', { name: 'Welcome: video with watermark Confidential' }),
+    ).toBeInTheDocument();
+    expect(browser.drawnText).not.toContain('FS24-017');
+    expect(browser.drawnText.at(-1)).toBe('Confidential');
+  });
+
+  it('plays the picked playlist video at once and keeps it in the address', async () => {
+    fakeServer(routes());
+    const user = userEvent.setup();
+    const { router } = renderCourse();
+    const playlist = await screen.findByRole('navigation', { name: 'Course Playlist' });
+    await user.click(await within(playlist).findByRole('button', { name: /3\. Git basics/ }));
+    expect(router.state.location.search).toBe('?video=v3');
+    expect(screen.getByRole('heading', { name: 'Git basics' })).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Video player: Git basics' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Play next/ })).not.toBeInTheDocument(); // the last one
+  });
+
+  it('shows the empty state when the student may watch nothing here', async () => {
+    fakeServer(routes({ 'POST /api/videos': () => ({ body: { videos: [] } }) }));
+    renderCourse();
+    expect(await screen.findByText('No videos found or accessible for this account')).toBeInTheDocument();
+  });
+
+  it('gives an empty list, with the reason, when the videos cannot be loaded', async () => {
+    fakeServer(
+      routes({
+        'POST /api/videos': () => ({
+          status: 403,
+          body: { message: 'Your access to this course has expired or been revoked.' },
+        }),
+      }),
+    );
+    renderCourse();
+    expect(await screen.findByText('No videos found or accessible for this account')).toBeInTheDocument();
+    expect(screen.getByText('Your access to this course has expired or been revoked.')).toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Course Playlist' })).not.toBeInTheDocument();
+  });
+});

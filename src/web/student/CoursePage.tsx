@@ -1,0 +1,155 @@
+import { Anchor, Badge, Breadcrumbs, Grid, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { IconCircleCheckFilled, IconClock, IconPlayerPlayFilled } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { messageOf } from '../api/client';
+import { useCourses, useCourseVideos, useProgressCache, useRollno } from '../api/student';
+import { formatClock, parseDuration } from '../player/format';
+import { PLAY_MARK } from '../player/renderer';
+import { watermarkText } from '../player/watermark';
+import classes from './Course.module.css';
+import { PlayNextCard } from './PlayNextCard';
+import { Playlist } from './Playlist';
+import { resumePosition } from './use-watch-progress';
+import { WatchedVideo } from './WatchedVideo';
+
+/** /course/:courseId: the watermarked player, the current video's details, Play Next and the playlist. */
+export default function CoursePage() {
+  const { courseId = '' } = useParams();
+  const [params, setParams] = useSearchParams();
+  const videosQuery = useCourseVideos(courseId);
+  const rollno = useRollno(courseId);
+  const courses = useCourses();
+  const updateProgress = useProgressCache(courseId);
+  // Intro thumbnail first; a pick from the playlist or Play Next starts playing at once.
+  const [playing, setPlaying] = useState(false);
+
+  // Load errors give an empty list (SPEC.md section 8).
+  const videos = videosQuery.data ?? [];
+  const index = Math.max(
+    0,
+    videos.findIndex((v) => v._id === params.get('video')),
+  );
+  const current = videos[index];
+  const next = videos[index + 1];
+  const courseName = courses.data?.find((c) => c.courseId === courseId)?.name;
+  // 'Confidential' until (and unless) the roll number loads.
+  const watermark = watermarkText(rollno.data);
+
+  const start = () => {
+    performance.mark(PLAY_MARK);
+    setPlaying(true);
+  };
+
+  const select = (videoId: string) => {
+    performance.mark(PLAY_MARK);
+    setParams({ video: videoId }, { replace: true });
+    setPlaying(true);
+    window.scrollTo({ top: 0, behavior: 'smooth' });
+  };
+
+  let main;
+  if (videosQuery.isPending) {
+    main = (
+      <Stack aria-busy="true" aria-label="Loading the course">
+        <Skeleton style={{ aspectRatio: '16 / 9' }} radius="md" />
+        <Skeleton h={24} w="60%" />
+        <Skeleton h={12} w="30%" />
+        <Skeleton h={12} />
+      </Stack>
+    );
+  } else if (!current) {
+    main = (
+      <Stack align="center" py={48} gap="xs" ta="center">
+        <Text fw={600}>No videos found or accessible for this account</Text>
+        {videosQuery.isError && (
+          <Text size="sm" c="dimmed">
+            {messageOf(videosQuery.error, 'The videos could not be loaded.')}
+          </Text>
+        )}
+        <Anchor component={Link} to="/dashboard" replace size="sm">
+          Back to your courses
+        </Anchor>
+      </Stack>
+    );
+  } else {
+    const length = parseDuration(current.duration);
+    const resumeAt = resumePosition(current.progress, length);
+    main = (
+      <Stack gap="md">
+        {playing ? (
+          <WatchedVideo
+            key={current._id}
+            video={current}
+            watermark={watermark}
+            autoPlay
+            onSaved={updateProgress}
+          />
+        ) : (
+          <button
+            type="button"
+            className={classes.intro}
+            onClick={start}
+            aria-label={`Play ${current.title}${resumeAt ? ` from ${formatClock(resumeAt)}` : ''}`}
+          >
+            <img src={current.thumbnail} alt="" />
+            <span className={classes.introPlay}>
+              <span className={classes.introButton}>
+                <IconPlayerPlayFilled size={36} />
+              </span>
+              {resumeAt > 0 && <Text fw={600}>Resume from {formatClock(resumeAt)}</Text>}
+            </span>
+          </button>
+        )}
+        <div>
+          <Title order={1} size="h3">
+            {current.title}
+          </Title>
+          <Group gap="xs" mt={6}>
+            <Badge variant="light" color="gray" leftSection={<IconClock size={12} />}>
+              {current.duration}
+            </Badge>
+            {current.progress?.completed && (
+              <Badge variant="light" color="teal" leftSection={<IconCircleCheckFilled size={12} />}>
+                Completed
+              </Badge>
+            )}
+          </Group>
+        </div>
+        {current.description && (
+          <Text style={{ whiteSpace: 'pre-line' }} c="dark.4">
+            {current.description}
+          </Text>
+        )}
+        {next && <PlayNextCard video={next} onPlay={() => select(next._id)} />}
+      </Stack>
+    );
+  }
+
+  const showPlaylist = videosQuery.isPending || videos.length > 0;
+  return (
+    <Stack gap="md">
+      <Breadcrumbs>
+        <Anchor component={Link} to="/dashboard" replace size="sm">
+          Courses
+        </Anchor>
+        <Text size="sm" c="dimmed" lineClamp={1}>
+          {courseName ?? 'Course'}
+        </Text>
+      </Breadcrumbs>
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, md: showPlaylist ? 8 : 12 }}>{main}</Grid.Col>
+        {showPlaylist && (
+          <Grid.Col span={{ base: 12, md: 4 }}>
+            <Playlist
+              videos={videos}
+              currentId={current?._id}
+              loading={videosQuery.isPending}
+              onSelect={select}
+            />
+          </Grid.Col>
+        )}
+      </Grid>
+    </Stack>
+  );
+}

@@ -1,0 +1,69 @@
+import { Alert, Button, SimpleGrid, Stack, Text, Title, useMatches } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import type { StudentCourse } from '../../contract/courses';
+import { studentToasts } from '../../contract/messages';
+import { useCourses } from '../api/student';
+import { CardSkeleton } from '../ui/CardSkeleton';
+import { toastOnce } from '../ui/toast';
+import { AccessExpiredModal } from './AccessExpiredModal';
+import { CourseCard } from './CourseCard';
+import { isCourseActive } from './course-access';
+
+/** /dashboard: the student's courses, active ones first. */
+export default function DashboardPage() {
+  const courses = useCourses();
+  const layout = useMatches<'grid' | 'list'>({ base: 'list', sm: 'grid' });
+  const [inactive, setInactive] = useState<StudentCourse | null>(null);
+
+  useEffect(() => {
+    if (courses.isError) toastOnce('error', studentToasts.coursesFailed);
+  }, [courses.isError]);
+
+  const list = [...(courses.data ?? [])].sort(
+    (a, b) => Number(isCourseActive(b)) - Number(isCourseActive(a)),
+  );
+  const cols = layout === 'grid' ? { base: 1, sm: 2, lg: 3 } : 1;
+
+  let body;
+  if (courses.isPending) {
+    body = (
+      <SimpleGrid cols={cols} spacing="lg" aria-busy="true" aria-label="Loading courses">
+        <CardSkeleton layout={layout} />
+        <CardSkeleton layout={layout} />
+      </SimpleGrid>
+    );
+  } else if (courses.isError) {
+    body = (
+      <Alert color="red" title={studentToasts.coursesFailed} variant="light">
+        <Button size="xs" color="red" variant="outline" mt="xs" onClick={() => void courses.refetch()}>
+          Try again
+        </Button>
+      </Alert>
+    );
+  } else if (list.length === 0) {
+    body = (
+      <Text c="dimmed" py="xl" ta="center">
+        No courses enrolled yet.
+      </Text>
+    );
+  } else {
+    body = (
+      <SimpleGrid cols={cols} spacing={layout === 'grid' ? 'lg' : 'sm'}>
+        {list.map((course) => (
+          <CourseCard key={course.courseId} course={course} layout={layout} onInactive={setInactive} />
+        ))}
+      </SimpleGrid>
+    );
+  }
+
+  return (
+    <Stack gap="lg">
+      <div>
+        <Title order={1}>Courses</Title>
+        <Text c="dimmed">Continue your learning journey.</Text>
+      </div>
+      {body}
+      <AccessExpiredModal course={inactive} onClose={() => setInactive(null)} />
+    </Stack>
+  );
+}

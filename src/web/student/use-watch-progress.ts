@@ -1,0 +1,108 @@
+import { useEffect, useRef, type RefObject } from 'react';
+import { PROGRESS_SAVE_INTERVAL_MS, type VideoProgress } from '../../contract/progress';
+import { saveProgress } from '../api/student';
+import { Coverage } from '../player/coverage';
+
+/**
+ * Where to start a video: the saved position, unless it is near either end (then from the start).
+ */
+export function resumePosition(progress: VideoProgress, durationSeconds: number): number {
+  const { position } = progress;
+  if (position < 5) return 0;
+  if (durationSeconds > 0 && position > durationSeconds - 5) return 0;
+  return position;
+}
+
+/**
+ * Tracks how much of the video in `videoRef` is actually played (seeks add nothing, replays count
+ * once per visit) and saves position and watched time every 10 s while playing, on pause and end,
+ * when the page is hidden and when the player goes away.
+ */
+export function useWatchProgress(
+  videoRef: RefObject<HTMLVideoElement | null>,
+  videoId: string,
+  initial: VideoProgress,
+  onSaved: (progress: VideoProgress) => void,
+) {
+  const onSavedRef = useRef(onSaved);
+  useEffect(() => {
+    onSavedRef.current = onSaved;
+  });
+
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!video) return;
+    const coverage = new Coverage();
+    let lastTime: number | null = null;
+    let lastWall = 0;
+    let position = initial.position;
+    let savedKey = `${initial.position.toFixed(1)}|${initial.watched.toFixed(1)}`;
+
+    const watched = () => {
+      const total = initial.watched + coverage.total();
+      return Number.isFinite(video.duration) && video.duration > 0 ? Math.min(total, video.duration) : total;
+    };
+
+    const onTime = () => {
+      const now = performance.now();
+      const t = video.currentTime;
+      if (!video.paused && !video.seeking && lastTime !== null) {
+        // Played time advances at most as fast as the clock times the speed; a bigger jump is a seek.
+        const limit = ((now - lastWall) / 1000) * video.playbackRate * 1.25 + 0.3;
+        const delta = t - lastTime;
+        if (delta > 0 && delta <= limit) coverage.add(lastTime, t);
+      }
+      // Before the first frame (and the resume seek) the element reads 0: not a position worth saving.
+      if (video.readyState >= 2) position = t;
+      lastTime = video.seeking ? null : t;
+      lastWall = now;
+    };
+    const forget = () => {
+      lastTime = null;
+    };
+
+    const save = (keepalive = false) => {
+      const body = { videoId, position: Math.max(0, position), watched: watched() };
+      const key = `${body.position.toFixed(1)}|${body.watched.toFixed(1)}`;
+      if (key === savedKey || !Number.isFinite(body.position)) return;
+      savedKey = key;
+      saveProgress(body, keepalive).then(
+        (saved) => onSavedRef.current(saved),
+        () => {
+          savedKey = ''; // try again with the next save
+        },
+      );
+    };
+    const saveSoon = () => save();
+    const saveOnHide = () => {
+      if (document.visibilityState === 'hidden') save(true);
+    };
+    const saveOnLeave = () => save(true);
+
+    const timer = setInterval(() => {
+      if (!video.paused) save();
+    }, PROGRESS_SAVE_INTERVAL_MS);
+    video.addEventListener('timeupdate', onTime);
+    video.addEventListener('seeking', forget);
+    video.addEventListener('seeked', onTime);
+    video.addEventListener('play', onTime);
+    video.addEventListener('pause', saveSoon);
+    video.addEventListener('ended', saveSoon);
+    document.addEventListener('visibilitychange', saveOnHide);
+    window.addEventListener('pagehide', saveOnLeave);
+    return () => {
+      clearInterval(timer);
+      video.removeEventListener('timeupdate', onTime);
+      video.removeEventListener('seeking', forget);
+      video.removeEventListener('seeked', onTime);
+      video.removeEventListener('play', onTime);
+      video.removeEventListener('pause', saveSoon);
+      video.removeEventListener('ended', saveSoon);
+      document.removeEventListener('visibilitychange', saveOnHide);
+      window.removeEventListener('pagehide', saveOnLeave);
+      save(true);
+    };
+    // One tracker per video: `initial` is read when it starts.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [videoRef, videoId]);
+}
