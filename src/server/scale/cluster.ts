@@ -1,0 +1,160 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { NGINX_PATH } from '../media/testing/nginx';
+import { freePort } from '../testing/processes';
+
+export interface WorkerProcess {
+  child: ChildProcess;
+  output(): string;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** `ROLE=worker` (src/server/main.ts through tsx, as `npm run worker` runs the build): ready once it says so. */
+export async function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    env: { ...process.env, LOG_LEVEL: 'info', ...env, ROLE: 'worker' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const deadline = Date.now() + 60_000;
+  while (!output.includes('media worker started')) {
+    if (child.exitCode !== null) throw new Error(`worker exited early:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`worker did not start in time:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    child,
+    output: () => output,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}
+
+export interface Balancer {
+  url: string;
+  /** Upstream address of every request so far ($upstream_addr, one line each). */
+  upstreams(): Promise<string[]>;
+  stop(): Promise<void>;
+}
+
+/**
+ * nginx round-robin over `nodes` (HOST:PORT), proxying as docs/nginx-offload.conf does, except that
+ * upload requests stick to one node per session (the one-writer lock of an upload is per process).
+ * Logs the upstream of each request so a test can see both nodes served.
+ */
+export async function startBalancer(nodes: string[]): Promise<Balancer> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'lectern-lb-'));
+  for (const sub of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) await mkdir(path.join(dir, sub));
+  const port = await freePort();
+  const servers = nodes.map((n) => `        server ${n} max_fails=1 fail_timeout=5s;`).join('\n');
+  const proxy = `
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host $http_host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_set_header X-Forwarded-Proto $scheme;
+            proxy_request_buffering off;`;
+  const config = `
+${process.getuid?.() === 0 ? 'user root;' : ''}
+worker_processes 1;
+daemon off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 1024; }
+http {
+    log_format upstream '$upstream_addr $status $request_method $uri';
+    access_log ${dir}/access.log upstream;
+    client_body_temp_path ${dir}/body;
+    proxy_temp_path ${dir}/proxy;
+    fastcgi_temp_path ${dir}/fastcgi;
+    uwsgi_temp_path ${dir}/uwsgi;
+    scgi_temp_path ${dir}/scgi;
+    upstream lectern {
+${servers}
+        keepalive 32;
+    }
+    upstream lectern_by_session {
+        hash $cookie_token$http_authorization consistent;
+${servers}
+        keepalive 32;
+    }
+    server {
+        listen 127.0.0.1:${port};
+        client_max_body_size 0;
+        location / {
+            proxy_pass http://lectern;${proxy}
+        }
+        location ~ ^/stream/upload {
+            proxy_pass http://lectern_by_session;${proxy}
+        }
+    }
+}
+`;
+  const file = path.join(dir, 'nginx.conf');
+  await writeFile(file, config);
+  const child = spawn(NGINX_PATH, ['-p', dir, '-c', file], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 10_000;
+  while (
+    !(await fetch(`${url}/api/time`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(
+        `nginx did not start: ${stderr}${await readFile(path.join(dir, 'error.log'), 'utf8').catch(() => '')}`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url,
+    async upstreams() {
+      const log = await readFile(path.join(dir, 'access.log'), 'utf8').catch(() => '');
+      return log.split('\n').filter(Boolean);
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGQUIT');
+        await new Promise((r) => child.once('exit', r));
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Why this machine cannot run the scale-out test, or undefined when it can. */
+export async function missingInfrastructure(redisUrl: string): Promise<string | undefined> {
+  if (!existsSync(NGINX_PATH)) return `no nginx at ${NGINX_PATH} (Debian package nginx, or set NGINX_PATH)`;
+  const redis = new Redis(redisUrl, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (error) {
+    return `no Redis at ${redisUrl} (${error instanceof Error ? error.message : String(error)})`;
+  } finally {
+    redis.disconnect();
+  }
+  return undefined;
+}

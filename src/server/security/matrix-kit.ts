@@ -1,0 +1,124 @@
+import { ROLES, type Role, type World } from './world';
+
+/** One HTTP request as the matrix or the fuzzer sends it. */
+export interface Call {
+  method: string;
+  /** Path and query, relative to the server. */
+  path: string;
+  json?: unknown;
+  /** A multipart body (made fresh for every request). */
+  form?: () => FormData;
+  /** A raw body with its own content-type header. */
+  body?: string | Uint8Array;
+  headers?: Record<string, string>;
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  /** The body as text (binary bodies as latin1, so byte patterns survive). */
+  text: string;
+  /** Parsed JSON bodies are read loosely, as in the other API tests. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  json: any;
+}
+
+/** Sends `call` with `role`'s session cookie (none for anonymous); the reply's cookies are not kept. */
+export async function callAs(world: Pick<World, 'url' | 'tokens'>, role: Role, call: Call): Promise<Reply> {
+  const headers: Record<string, string> = { ...call.headers };
+  const token = world.tokens[role];
+  if (token) headers.cookie = `token=${token}`;
+  let body: BodyInit | undefined;
+  if (call.json !== undefined) {
+    headers['content-type'] ??= 'application/json';
+    body = JSON.stringify(call.json);
+  } else if (call.form) {
+    body = call.form();
+  } else if (call.body !== undefined) {
+    body = typeof call.body === 'string' ? call.body : new Uint8Array(call.body);
+  }
+  const res = await fetch(new URL(call.path, world.url), {
+    method: call.method,
+    headers,
+    body,
+    redirect: 'manual',
+  });
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const type = res.headers.get('content-type') ?? '';
+  const textual = /json|text|mpegurl/.test(type);
+  const text = bytes.toString(textual ? 'utf8' : 'latin1');
+  let json: unknown;
+  if (type.includes('json') && text) json = JSON.parse(text);
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+export type Expect = Record<Role, number>;
+
+/** 401 signed out, 403 for every student session, `adminStatus` for the admin. */
+export const adminOnly = (adminStatus = 200): Expect => ({
+  anonymous: 401,
+  student: 403,
+  firstLogin: 403,
+  otherCourse: 403,
+  revoked: 403,
+  admin: adminStatus,
+});
+
+/** The same answer for everyone (public routes, or refusals that do not depend on the caller). */
+export const everyone = (status: number): Expect =>
+  Object.fromEntries(ROLES.map((role) => [role, status])) as Expect;
+
+/** Mutable facts one row learns for later rows (playback URLs, the spare upload). */
+export interface MatrixState {
+  /** Per role that could open lecture A1: its child playlist, first segment and key URLs (with tokens). */
+  playback: Partial<Record<Role, { child: string; segment: string; key: string }>>;
+  /** The video the matrix uploads through the streamer, then names, edits and deletes. */
+  spare?: { id: string; url: string };
+}
+
+export interface Case {
+  /** What varies within the route (left out when the route has one case). */
+  name?: string;
+  request: (world: World, role: Role, state: MatrixState) => Call | Promise<Call>;
+  expect: Expect;
+  /** Further assertions on the reply (any status). */
+  check?: (reply: Reply, role: Role, world: World, state: MatrixState) => void | Promise<void>;
+}
+
+export interface Row {
+  /** `METHOD url` exactly as Fastify registered it. */
+  route: string;
+  /** Why anyone may call it, for a public route. */
+  public?: string;
+  cases: Case[];
+}
+
+/** Every identifying value of every person but `role` (students and the admin). */
+export function othersData(world: World, role: Role): string[] {
+  const out: string[] = [world.admin.id, world.admin.username, world.admin.email];
+  for (const [who, person] of Object.entries(world.people)) {
+    if (who === role) continue;
+    out.push(person.id, person.rollno, person.name, person.email, person.username);
+  }
+  return out;
+}
+
+/** The first identifying value of someone else that `text` contains (case-insensitive), if any. */
+export function leakIn(text: string, others: string[]): string | undefined {
+  const lower = text.toLowerCase();
+  return others.find((value) => lower.includes(value.toLowerCase()));
+}
+
+/** `url` with the `t` token removed. */
+export function withoutToken(url: string): string {
+  const u = new URL(url, 'http://x');
+  u.searchParams.delete('t');
+  return u.pathname + u.search;
+}
+
+/** The URIs of an HLS playlist, as written (relative to the server). */
+export function playlistUris(text: string): string[] {
+  const uris = text.split('\n').filter((l) => l && !l.startsWith('#'));
+  const key = /URI="([^"]+)"/.exec(text)?.[1];
+  return key ? [...uris, key] : uris;
+}

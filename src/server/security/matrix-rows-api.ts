@@ -1,0 +1,403 @@
+import { expect } from 'vitest';
+import { adminOnly, everyone, type Row } from './matrix-kit';
+import type { Role } from './world';
+
+const post = (path: string, json: unknown = {}) => ({ method: 'POST', path, json });
+const get = (path: string) => ({ method: 'GET', path });
+
+/** Student sessions refused (403) and the signed-out 401, with the active students' own answers. */
+const studentsOnly = (answers: Partial<Record<Role, number>>) => ({
+  anonymous: 401,
+  student: 403,
+  firstLogin: 403,
+  otherCourse: 403,
+  revoked: 403,
+  admin: 403,
+  ...answers,
+});
+
+/** The student API (base /api), in the order the matrix calls it. */
+export const studentApiRows: Row[] = [
+  {
+    route: 'GET /api/time',
+    public: 'the opening-hours gate asks it before anyone signs in',
+    cases: [
+      {
+        request: () => get('/api/time'),
+        expect: everyone(200),
+        check: (reply) => {
+          expect(reply.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+          expect(reply.headers.get('x-frame-options')).toBe('DENY');
+        },
+      },
+    ],
+  },
+  {
+    route: 'GET /api/auth/check',
+    public: 'answers valid:false without a session',
+    cases: [
+      {
+        request: () => get('/api/auth/check'),
+        expect: everyone(200),
+        check: (reply, role) => {
+          expect(reply.json.valid).toBe(role !== 'anonymous');
+          if (role !== 'anonymous') expect(reply.json.role).toBe(role === 'admin' ? 'admin' : 'student');
+          if (role === 'firstLogin') expect(reply.json.firstlogin).toBe(true);
+        },
+      },
+    ],
+  },
+  {
+    route: 'POST /api/signin',
+    public: 'sign-in; wrong credentials are 401 whoever asks',
+    cases: [
+      // One unknown name per route: ten failures on one name in 15 minutes are answered 429.
+      {
+        request: () => post('/api/signin', { username: 'nobody.student', password: 'Wrong@12345' }),
+        expect: everyone(401),
+      },
+    ],
+  },
+  {
+    route: 'POST /api/password/forgot',
+    public: 'forgot password; the same answer whether or not the account exists',
+    cases: [
+      { request: () => post('/api/password/forgot', { username: 'nobody.matrix' }), expect: everyone(200) },
+    ],
+  },
+  {
+    route: 'POST /api/otp/send',
+    cases: [
+      {
+        request: () => post('/api/otp/send'),
+        // Any student session may ask for a code; the first-login student was mailed one at sign-in
+        // a moment ago (the fake clock stands still), so theirs is inside the 60 s cooldown.
+        expect: { anonymous: 401, student: 200, firstLogin: 429, otherCourse: 200, revoked: 200, admin: 403 },
+      },
+    ],
+  },
+  {
+    route: 'POST /api/password/reset',
+    cases: [
+      {
+        request: () => post('/api/password/reset', { otp: '000000', newpassword: 'Matrix@99999' }),
+        // Without a session and a username there is no one to reset (401); a wrong code is 400.
+        expect: { anonymous: 401, student: 400, firstLogin: 400, otherCourse: 400, revoked: 400, admin: 403 },
+      },
+    ],
+  },
+  {
+    route: 'GET /api/courses',
+    cases: [
+      {
+        request: () => get('/api/courses'),
+        expect: studentsOnly({ student: 200, otherCourse: 200, revoked: 200 }),
+        check: (reply, role, world) => {
+          if (reply.status !== 200) return;
+          const mine = { student: [world.courseA], otherCourse: [world.courseB], revoked: [world.courseA] }[
+            role as 'student'
+          ];
+          expect(reply.json.courses.map((c: { courseId: string }) => c.courseId)).toEqual(mine);
+          if (role === 'revoked') expect(reply.json.courses[0].access).toBe('revoked');
+        },
+      },
+    ],
+  },
+  {
+    route: 'POST /api/videos',
+    cases: [
+      {
+        request: (w) => post('/api/videos', { courseId: w.courseA }),
+        expect: studentsOnly({ student: 200 }),
+        check: (reply, role, world) => {
+          if (role === 'student')
+            expect(reply.json.videos.map((v: { _id: string }) => v._id)).toEqual([world.a1.id]);
+        },
+      },
+    ],
+  },
+  {
+    route: 'POST /api/rollno',
+    cases: [
+      {
+        request: (w) => post('/api/rollno', { courseId: w.courseA }),
+        // A revoked student still gets their own roll number (the watermark of the expired modal).
+        expect: studentsOnly({ student: 200, revoked: 200 }),
+        check: (reply, role, world) => {
+          if (reply.status === 200) expect(reply.json.rollno).toBe(world.people[role as 'student'].rollno);
+        },
+      },
+    ],
+  },
+  {
+    route: 'POST /api/progress',
+    cases: [
+      {
+        request: (w) => post('/api/progress', { videoId: w.a1.id, position: 1, watched: 1 }),
+        expect: studentsOnly({ student: 200 }),
+      },
+    ],
+  },
+];
+
+/** The admin API (base /api/admin), in the order the matrix calls it. */
+export const adminApiRows: Row[] = [
+  {
+    route: 'POST /api/admin/login',
+    public: 'admin sign-in; wrong credentials are 401 whoever asks',
+    cases: [
+      {
+        request: () => post('/api/admin/login', { username: 'nobody.admin', password: 'Wrong@12345' }),
+        expect: everyone(401),
+      },
+    ],
+  },
+  {
+    route: 'GET /api/admin/auth/admincheck',
+    public: 'answers valid:false to anyone but a signed-in admin',
+    cases: [
+      {
+        request: () => get('/api/admin/auth/admincheck'),
+        expect: everyone(200),
+        check: (reply, role) => expect(reply.json.valid).toBe(role === 'admin'),
+      },
+    ],
+  },
+  ...[
+    '/course/dashboard',
+    '/course/list',
+    '/video/courses',
+    '/video/editlist',
+    '/getvideolist',
+    '/students',
+  ].map((path): Row => ({
+    route: `GET /api/admin${path}`,
+    cases: [{ request: () => get(`/api/admin${path}`), expect: adminOnly() }],
+  })),
+  {
+    route: 'GET /api/admin/course/accesslist',
+    cases: [
+      { name: 'every course', request: () => get('/api/admin/course/accesslist'), expect: adminOnly() },
+      {
+        name: 'one course',
+        request: (w) => get(`/api/admin/course/accesslist?courseId=${w.courseA}`),
+        expect: adminOnly(),
+      },
+    ],
+  },
+  {
+    route: 'POST /api/admin/students/dropdown',
+    cases: [
+      { request: (w) => post('/api/admin/students/dropdown', { courseid: w.courseA }), expect: adminOnly() },
+    ],
+  },
+  {
+    route: 'POST /api/admin/students/access',
+    cases: [
+      {
+        request: (w) => post('/api/admin/students/access', { videoId: w.a1.id, courseId: w.courseA }),
+        expect: adminOnly(),
+      },
+    ],
+  },
+  {
+    route: 'POST /api/admin/course/create',
+    cases: [
+      {
+        request: (_w, role) =>
+          post('/api/admin/course/create', {
+            batch: 3,
+            coursecode: `MXN-${role}`,
+            name: 'Matrix New Course',
+            description: 'Made by the matrix.',
+            startdate: '2026-02-01',
+            enddate: '2026-06-30',
+          }),
+        expect: adminOnly(201),
+      },
+    ],
+  },
+  {
+    route: 'POST /api/admin/course/update',
+    cases: [
+      {
+        request: (w) =>
+          post('/api/admin/course/update', {
+            courseId: w.courseC,
+            batch: 9,
+            courseCode: 'MXC',
+            name: 'Matrix Course C',
+            description: 'Edited by the matrix.',
+            startDate: '2026-01-05',
+            endDate: '2026-12-18',
+          }),
+        expect: adminOnly(),
+      },
+    ],
+  },
+  {
+    route: 'POST /api/admin/course/grantaccess',
+    cases: [
+      {
+        request: (w) =>
+          post('/api/admin/course/grantaccess', {
+            courseId: w.courseC,
+            studentId: w.people.spare.id,
+            days: 5,
+          }),
+        expect: adminOnly(),
+      },
+    ],
+  },
+];
+
+/** Admin writes on the video the matrix uploaded through the streamer (after the upload rows). */
+export const adminVideoRows: Row[] = [
+  {
+    route: 'POST /api/admin/video/upload',
+    cases: [
+      {
+        request: (w, _role, state) =>
+          post('/api/admin/video/upload', {
+            title: 'Matrix spare',
+            description: 'Uploaded by the matrix.',
+            url: state.spare!.url,
+            courses: w.courseC,
+            rollnos: [],
+          }),
+        expect: adminOnly(),
+      },
+    ],
+  },
+  {
+    route: 'POST /api/admin/video/update',
+    cases: [
+      {
+        request: (w, _role, state) =>
+          post('/api/admin/video/update', {
+            videoId: state.spare!.id,
+            title: 'Matrix spare (edited)',
+            description: 'Edited by the matrix.',
+            course: w.courseC,
+          }),
+        expect: adminOnly(),
+      },
+    ],
+  },
+  {
+    route: 'POST /api/admin/video/grant',
+    cases: [
+      {
+        request: (w, _role, state) =>
+          post('/api/admin/video/grant', { videoId: state.spare!.id, studentIds: [w.people.spare.id] }),
+        expect: adminOnly(),
+        check: (reply, role) => {
+          if (role === 'admin') expect(reply.json.granted).toBe(1);
+        },
+      },
+    ],
+  },
+  {
+    route: 'POST /api/admin/video/revoke',
+    cases: [
+      {
+        request: (w, _role, state) =>
+          post('/api/admin/video/revoke', { videoId: state.spare!.id, studentIds: [w.people.spare.id] }),
+        expect: adminOnly(),
+        check: (reply, role) => {
+          if (role === 'admin') expect(reply.json.revoked).toBe(1);
+        },
+      },
+    ],
+  },
+  {
+    route: 'POST /api/admin/course/revokeaccess',
+    cases: [
+      {
+        request: (w) =>
+          post('/api/admin/course/revokeaccess', {
+            courseId: w.courseC,
+            studentId: w.people.spare.id,
+            accessrevokedreason: 'Matrix',
+          }),
+        expect: adminOnly(),
+      },
+    ],
+  },
+  {
+    route: 'POST /api/admin/students',
+    cases: [
+      {
+        request: (_w, role) =>
+          post('/api/admin/students', {
+            rollno: `MXA-${role}`,
+            name: 'Added By Matrix',
+            email: `added.${role.toLowerCase()}@school.test`,
+          }),
+        expect: adminOnly(201),
+      },
+    ],
+  },
+  {
+    route: 'POST /api/admin/students/import/preview',
+    cases: [
+      {
+        request: () =>
+          post('/api/admin/students/import/preview', {
+            csv: 'rollno,name,email\nMXI-1,Imp One,imp.one@school.test\n',
+          }),
+        expect: adminOnly(),
+      },
+    ],
+  },
+  {
+    route: 'POST /api/admin/students/import',
+    cases: [
+      {
+        request: () =>
+          post('/api/admin/students/import', {
+            csv: 'rollno,name,email\nMXI-2,Imp Two,imp.two@school.test\n',
+          }),
+        expect: adminOnly(201),
+      },
+    ],
+  },
+  {
+    route: 'POST /api/admin/students/enrol',
+    cases: [
+      {
+        request: (w) =>
+          post('/api/admin/students/enrol', {
+            courseId: w.courseC,
+            studentIds: [w.people.spare.id],
+            days: 3,
+          }),
+        expect: adminOnly(),
+      },
+    ],
+  },
+  {
+    route: 'POST /api/admin/students/:studentId/password',
+    cases: [
+      { request: (w) => post(`/api/admin/students/${w.people.spare.id}/password`), expect: adminOnly() },
+    ],
+  },
+  {
+    route: 'GET /api/admin/students/:studentId/history',
+    cases: [{ request: (w) => get(`/api/admin/students/${w.people.spare.id}/history`), expect: adminOnly() }],
+  },
+];
+
+/** Sign-outs end the session, so they run last. */
+export const signOutRows: Row[] = [
+  {
+    route: 'POST /api/logout',
+    public: 'signing out without a session is harmless',
+    cases: [{ request: () => post('/api/logout'), expect: everyone(200) }],
+  },
+  {
+    route: 'POST /api/admin/logout',
+    public: 'signing out without a session is harmless',
+    cases: [{ request: () => post('/api/admin/logout'), expect: everyone(200) }],
+  },
+];

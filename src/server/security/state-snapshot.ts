@@ -1,0 +1,79 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { listFiles } from '../media/testing/media-kit';
+
+/** Every row of every table (sorted, as JSON) and every file under DATA_DIR with its size. */
+export interface Snapshot {
+  tables: Map<string, string[]>;
+  files: string[];
+}
+
+const tableNamesOf = new WeakMap<Db, string[]>();
+
+async function rowsOf(db: Db, query: ReturnType<typeof sql>): Promise<Record<string, unknown>[]> {
+  const result = (await db.execute(query)) as unknown as { rows: Record<string, unknown>[] };
+  return result.rows;
+}
+
+/** Reads the whole database and the data folder (the embedded database's own files excluded). */
+export async function takeSnapshot(db: Db, dataDir: string): Promise<Snapshot> {
+  let tableNames = tableNamesOf.get(db);
+  tableNames ??= (
+    await rowsOf(
+      db,
+      sql`select table_schema || '.' || table_name as name from information_schema.tables
+          where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema')
+          order by 1`,
+    )
+  ).map((r) => String(r.name));
+  tableNamesOf.set(db, tableNames);
+  const tables = new Map<string, string[]>();
+  for (const name of tableNames) {
+    const [schema, table] = name.split('.') as [string, string];
+    const rows = await rowsOf(db, sql`select * from ${sql.identifier(schema)}.${sql.identifier(table)}`);
+    tables.set(name, rows.map((r) => JSON.stringify(r)).sort());
+  }
+  const files: string[] = [];
+  for (const file of await listFiles(dataDir)) {
+    if (file.startsWith(`db${path.sep}`)) continue;
+    const info = await stat(path.join(dataDir, file)).catch(() => undefined);
+    files.push(`${file} ${info?.size ?? 'gone'}`);
+  }
+  return { tables, files: files.sort() };
+}
+
+/** Changes a refused request may make after all. */
+export interface Allowed {
+  /** Tables that may change in any way. */
+  tables?: readonly string[];
+  /** Tables whose rows may go, with files under these folders (a discarded partial upload). */
+  removals?: { tables: readonly string[]; folders: readonly string[] };
+}
+
+/** What differs between two snapshots, one line per changed table or file, less what is `allowed`. */
+export function describeChanges(before: Snapshot, after: Snapshot, allowed: Allowed = {}): string[] {
+  const out: string[] = [];
+  const names = new Set([...before.tables.keys(), ...after.tables.keys()]);
+  for (const name of names) {
+    const table = name.split('.').pop()!;
+    if (allowed.tables?.includes(table)) continue;
+    const old = before.tables.get(name) ?? [];
+    const rows = after.tables.get(name) ?? [];
+    const oldSet = new Set(old);
+    const newSet = new Set(rows);
+    const added = rows.filter((r) => !oldSet.has(r));
+    const removed = allowed.removals?.tables.includes(table) ? [] : old.filter((r) => !newSet.has(r));
+    if (added.length || removed.length) {
+      out.push(`${name}: +${added.length} -${removed.length} ${(added[0] ?? removed[0])!.slice(0, 300)}`);
+    }
+  }
+  const oldFiles = new Set(before.files);
+  const newFiles = new Set(after.files);
+  const mayGo = (f: string) =>
+    allowed.removals?.folders.some((folder) => f.startsWith(`${folder}${path.sep}`));
+  for (const f of after.files) if (!oldFiles.has(f)) out.push(`file added or changed: ${f}`);
+  for (const f of before.files) if (!newFiles.has(f) && !mayGo(f)) out.push(`file removed or changed: ${f}`);
+  return out;
+}
