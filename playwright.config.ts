@@ -25,6 +25,7 @@ export default defineConfig({
       ],
     },
     viewport: { width: 1280, height: 800 },
+    actionTimeout: 20_000,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },

@@ -90,7 +90,13 @@ export function closedHoursNow(timeZone = 'Asia/Kolkata'): string {
 }
 
 /** Saves desktop (1280) and mobile (390) screenshots of the current page under screenshots/, and fails on sideways overflow. */
-export async function screenshots(page: Page, name: string): Promise<void> {
+export async function screenshots(
+  page: Page,
+  name: string,
+  options: { hideToasts?: boolean } = {},
+): Promise<void> {
+  // Playwright applies this style only while capturing, past the page's CSP.
+  const style = options.hideToasts ? '.mantine-Notifications-root { display: none !important; }' : undefined;
   const original = page.viewportSize();
   for (const [label, width, height] of [
     ['desktop', 1280, 800],
@@ -98,7 +104,7 @@ export async function screenshots(page: Page, name: string): Promise<void> {
   ] as const) {
     await page.setViewportSize({ width, height });
     await page.waitForTimeout(150);
-    await page.screenshot({ path: `screenshots/${name}-${label}.png`, fullPage: true });
+    await page.screenshot({ path: `screenshots/${name}-${label}.png`, fullPage: true, style });
     // Nothing may stick out sideways (a phone would scroll the whole page horizontally).
     const overflow = await page.evaluate(
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,

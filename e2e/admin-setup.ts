@@ -1,0 +1,93 @@
+import { execFile } from 'node:child_process';
+import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect, type Locator, type Page } from '@playwright/test';
+import { screenshots, type Lectern } from './lectern';
+
+const run = promisify(execFile);
+const dir = path.join(tmpdir(), 'lectern-e2e-clips');
+
+/**
+ * A 4-second H.264/AAC clip of noisy test pattern at ~28 Mbit/s: about 14 MB, so the upload screen
+ * sends it in three 5 MB chunks, and it packages by remuxing in a second or two. Made once per machine.
+ */
+export async function makeUploadClip(): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, 'upload-4s-28mbps.mp4');
+  if (await stat(file).catch(() => null)) return file;
+  const temp = `${file}.${process.pid}.tmp.mp4`;
+  await run('ffmpeg', [
+    '-v', 'error', '-y',
+    '-f', 'lavfi', '-i', 'testsrc2=s=960x540:r=25,noise=alls=30:allf=t+u,format=yuv420p',
+    '-f', 'lavfi', '-i', 'sine=frequency=440',
+    '-t', '4',
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', '28M', '-maxrate', '28M', '-bufsize', '8M', '-g', '25',
+    '-c:a', 'aac', '-b:a', '64k', '-shortest', '-movflags', '+faststart', temp,
+  ]); // prettier-ignore
+  await rename(temp, file);
+  return file;
+}
+
+/** A 1280x720 PNG (the recommended thumbnail size) as a file to pick. */
+export async function makeThumbnailFile(name: string, from: string, to: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, `${name}.png`);
+  await run('ffmpeg', [
+    '-v', 'error', '-y',
+    '-f', 'lavfi', '-i', `gradients=s=1280x720:c0=0x${from}:c1=0x${to}:x0=0:y0=0:x1=1280:y1=720:d=1`,
+    '-frames:v', '1', file,
+  ]); // prettier-ignore
+  return file;
+}
+
+/** Writes `text` to a temporary file named `name` (a CSV to import). */
+export async function writeTempFile(name: string, text: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, `${process.pid}-${name}`);
+  await writeFile(file, text);
+  return file;
+}
+
+/** Signs in through the admin login screen and lands on the dashboard. */
+export async function adminSignIn(page: Page, lectern: Lectern): Promise<void> {
+  await page.goto(`${lectern.url}/adminlogin`);
+  await page.getByLabel('Username or e-mail').fill('admin');
+  await page.getByLabel('Password', { exact: true }).fill(lectern.adminPassword);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page).toHaveURL(/\/admindashboard$/);
+  await expect(page.getByRole('heading', { name: 'Courses Overview' })).toBeVisible();
+}
+
+/** Picks `file` through the file chooser that clicking `trigger` opens (as a person would). */
+export async function chooseFile(page: Page, trigger: Locator, file: string): Promise<void> {
+  const chooser = page.waitForEvent('filechooser');
+  await trigger.click();
+  await (await chooser).setFiles(file);
+}
+
+/** Goes to an admin screen by its address, as a bookmark would. */
+export async function openScreen(
+  page: Page,
+  lectern: Lectern,
+  route: string,
+  heading: string,
+): Promise<void> {
+  await page.goto(`${lectern.url}${route}`);
+  await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
+}
+
+/**
+ * A toast (top-right, SPEC.md section 8) whose message is exactly this text. Earlier toasts with the
+ * same words may still be fading out, so any one of them counts.
+ */
+export function toastWith(page: Page, text: string | RegExp): Locator {
+  const message = typeof text === 'string' ? page.getByText(text, { exact: true }) : page.getByText(text);
+  return page.locator('.mantine-Notification-root').filter({ has: message }).first();
+}
+
+/** Screenshots at 1280 and 390 px (see `screenshots`) with the toasts hidden, so they cover nothing. */
+export async function adminShots(page: Page, name: string): Promise<void> {
+  await screenshots(page, name, { hideToasts: true });
+}

@@ -1,0 +1,156 @@
+import {
+  Badge,
+  Box,
+  Burger,
+  Button,
+  Container,
+  Divider,
+  Drawer,
+  Group,
+  Menu,
+  NavLink,
+  Stack,
+  Text,
+  UnstyledButton,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconChevronDown, IconLogout } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { Link, useLocation } from 'react-router';
+import { productName } from '../app/product';
+import { Logo } from '../ui/Logo';
+import { adminHome, courseLinks, studentsLink, videoLinks, type AdminLink } from './admin-links';
+import { useAdminLogout } from './use-admin-logout';
+
+function NavMenu({ label, links, active }: { label: string; links: AdminLink[]; active: string }) {
+  const current = links.some((l) => l.to === active);
+  return (
+    <Menu position="bottom-start" shadow="md" width={220}>
+      <Menu.Target>
+        <Button
+          variant={current ? 'light' : 'subtle'}
+          color={current ? 'red' : 'dark'}
+          rightSection={<IconChevronDown size={14} aria-hidden="true" />}
+        >
+          {label}
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {links.map((link) => (
+          <Menu.Item
+            key={link.to}
+            component={Link}
+            to={link.to}
+            replace
+            aria-current={link.to === active ? 'page' : undefined}
+          >
+            {link.label}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+function TopLink({ link, active, label = link.label }: { link: AdminLink; active: string; label?: string }) {
+  const current = link.to === active;
+  return (
+    <Button
+      component={Link}
+      to={link.to}
+      replace
+      variant={current ? 'light' : 'subtle'}
+      color={current ? 'red' : 'dark'}
+      aria-current={current ? 'page' : undefined}
+    >
+      {label}
+    </Button>
+  );
+}
+
+/** Every admin screen's frame: logo to the dashboard, the screens by area, logout; a drawer on phones. */
+export function AdminShell({ children }: { children: ReactNode }) {
+  const { pathname } = useLocation();
+  const logout = useAdminLogout();
+  const [drawer, { toggle, close }] = useDisclosure(false);
+  const logoutLabel = logout.isPending ? 'Logging out…' : 'Logout';
+
+  return (
+    <>
+      <Box
+        component="header"
+        pos="sticky"
+        top={0}
+        bg="var(--mantine-color-body)"
+        style={{ zIndex: 100, borderBottom: '1px solid var(--mantine-color-gray-3)' }}
+      >
+        <Container size="xl" h={60}>
+          <Group h="100%" justify="space-between" wrap="nowrap">
+            <Group gap="xs" wrap="nowrap">
+              <UnstyledButton
+                component={Link}
+                to={adminHome.to}
+                replace
+                aria-label={`${productName()} admin: go to the dashboard`}
+              >
+                <Logo />
+              </UnstyledButton>
+              <Badge color="dark" variant="light" size="sm">
+                Admin
+              </Badge>
+            </Group>
+            <Group gap={4} component="nav" aria-label="Admin" visibleFrom="md" wrap="nowrap">
+              <TopLink link={adminHome} active={pathname} />
+              <NavMenu label="Courses" links={courseLinks} active={pathname} />
+              <NavMenu label="Videos" links={videoLinks} active={pathname} />
+              <TopLink link={studentsLink} active={pathname} label="Students" />
+              <Button
+                variant="default"
+                ml="sm"
+                leftSection={<IconLogout size={16} aria-hidden="true" />}
+                onClick={() => logout.mutate()}
+                disabled={logout.isPending}
+              >
+                {logoutLabel}
+              </Button>
+            </Group>
+            <Burger opened={drawer} onClick={toggle} hiddenFrom="md" aria-label="Open navigation" />
+          </Group>
+        </Container>
+      </Box>
+      <Drawer opened={drawer} onClose={close} title="Admin" position="right" size="xs" hiddenFrom="md">
+        <Stack gap={2} component="nav" aria-label="Admin">
+          {[adminHome, ...courseLinks, ...videoLinks, studentsLink].map((link, i) => (
+            <Box key={link.to}>
+              {(i === 1 || i === 4 || i === 7) && <Divider my={6} />}
+              <NavLink
+                component={Link}
+                to={link.to}
+                replace
+                label={link.label}
+                active={link.to === pathname}
+                color="red"
+                onClick={close}
+              />
+            </Box>
+          ))}
+          <Divider my={6} />
+          <Button
+            variant="default"
+            leftSection={<IconLogout size={16} aria-hidden="true" />}
+            onClick={() => logout.mutate()}
+            disabled={logout.isPending}
+          >
+            {logoutLabel}
+          </Button>
+          <Text size="xs" c="dimmed" ta="center" mt="xs">
+            {productName()} back office
+          </Text>
+        </Stack>
+      </Drawer>
+      <Container size="xl" py="lg" px={{ base: 'sm', sm: 'md' }}>
+        {children}
+      </Container>
+    </>
+  );
+}

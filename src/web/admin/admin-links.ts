@@ -1,0 +1,21 @@
+/** The back office's screens (SPEC.md section 2, plus student management), as the dashboard and the navigation list them. */
+export interface AdminLink {
+  to: string;
+  label: string;
+}
+
+export const adminHome: AdminLink = { to: '/admindashboard', label: 'Dashboard' };
+
+export const courseLinks: AdminLink[] = [
+  { to: '/admincourse', label: 'Create Course' },
+  { to: '/editcoursedetails', label: 'Edit Course Details' },
+  { to: '/editcourse', label: 'Edit Course Access' },
+];
+
+export const videoLinks: AdminLink[] = [
+  { to: '/adminvideo', label: 'Upload Video' },
+  { to: '/editvideodetails', label: 'Edit Video Details' },
+  { to: '/editvideo', label: 'Edit Video Access' },
+];
+
+export const studentsLink: AdminLink = { to: '/adminstudents', label: 'Manage Students' };

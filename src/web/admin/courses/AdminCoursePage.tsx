@@ -1,0 +1,211 @@
+import { Anchor, Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { IconCloudUpload, IconKey } from '@tabler/icons-react';
+import { useEffect } from 'react';
+import { Link, useParams } from 'react-router';
+import type { CourseAccessStudent } from '../../../contract/courses';
+import { adminToasts } from '../../../contract/messages';
+import { useAccessList, useAdminCourses, useAdminVideos } from '../../api/admin';
+import { toastOnce } from '../../ui/toast';
+import { ExpiryCell } from '../access/CourseAccessPage';
+import { NO_DESCRIPTION } from '../dashboard/CoursesTable';
+import { Empty } from '../ui/Empty';
+import { formatDMY } from '../ui/format';
+import { LoadError } from '../ui/LoadError';
+import { TableSkeleton } from '../ui/TableSkeleton';
+import { Thumb } from '../ui/Thumb';
+import classes from '../ui/tables.module.css';
+import { VideoStatusBadge } from '../videos/VideoStatusBadge';
+
+type AccessState = 'Active' | 'Expired' | 'Revoked';
+
+function accessState(student: CourseAccessStudent, now = Date.now()): AccessState {
+  if (student.accessrevoked) return 'Revoked';
+  return new Date(student.accessexpiration).getTime() < now ? 'Expired' : 'Active';
+}
+
+const STATE_COLORS: Record<AccessState, string> = { Active: 'teal', Expired: 'gray', Revoked: 'red' };
+
+function Students({ courseId }: { courseId: string }) {
+  const list = useAccessList(courseId);
+  useEffect(() => {
+    if (list.isError) toastOnce('error', adminToasts.accessListFailed);
+  }, [list.isError]);
+  if (list.isPending) return <TableSkeleton rows={3} label="Loading students" />;
+  if (list.isError)
+    return <LoadError title={adminToasts.accessListFailed} onRetry={() => void list.refetch()} />;
+  const students = list.data[0]?.students ?? [];
+  if (students.length === 0) return <Text c="dimmed">No students enrolled yet.</Text>;
+  const counts = students.reduce<Record<AccessState, number>>(
+    (acc, s) => ({ ...acc, [accessState(s)]: acc[accessState(s)] + 1 }),
+    { Active: 0, Expired: 0, Revoked: 0 },
+  );
+  return (
+    <Stack gap="xs">
+      <Group gap="xs">
+        {(Object.keys(counts) as AccessState[]).map((state) => (
+          <Badge key={state} color={STATE_COLORS[state]} variant="outline">
+            {counts[state]} {state.toLowerCase()}
+          </Badge>
+        ))}
+      </Group>
+      <Table.ScrollContainer minWidth={640}>
+        <Table verticalSpacing="xs" highlightOnHover>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Roll No</Table.Th>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>Email</Table.Th>
+              <Table.Th>Expiration</Table.Th>
+              <Table.Th>Access</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {students.map((s) => {
+              const state = accessState(s);
+              return (
+                <Table.Tr key={s.studentid}>
+                  <Table.Td ff="monospace" className={classes.nowrap}>
+                    {s.rollno}
+                  </Table.Td>
+                  <Table.Td>{s.name}</Table.Td>
+                  <Table.Td>{s.email}</Table.Td>
+                  <Table.Td>
+                    <ExpiryCell iso={s.accessexpiration} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge
+                      color={STATE_COLORS[state]}
+                      variant="light"
+                      title={s.accessrevokedreason ?? undefined}
+                    >
+                      {state}
+                    </Badge>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Stack>
+  );
+}
+
+function Videos({ courseId }: { courseId: string }) {
+  const videos = useAdminVideos('edit', { pollWhileProcessing: true });
+  useEffect(() => {
+    if (videos.isError) toastOnce('error', adminToasts.videosFailed);
+  }, [videos.isError]);
+  if (videos.isPending) return <TableSkeleton rows={3} label="Loading videos" />;
+  if (videos.isError)
+    return <LoadError title={adminToasts.videosFailed} onRetry={() => void videos.refetch()} />;
+  const own = videos.data.filter((v) => v.course?._id === courseId);
+  if (own.length === 0) return <Text c="dimmed">No videos in this course yet.</Text>;
+  return (
+    <Stack gap="xs">
+      {own.map((video, i) => (
+        <Paper key={video._id} withBorder radius="sm" p="xs">
+          <Group wrap="nowrap" gap="sm">
+            <Text size="sm" c="dimmed" w={20} ta="right">
+              {i + 1}
+            </Text>
+            <Thumb src={video.thumbnail} name={video.title} width={72} />
+            <div style={{ minWidth: 0, flex: 1 }}>
+              <Text size="sm" fw={600} lineClamp={1}>
+                {video.title}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {video.duration}
+              </Text>
+            </div>
+            <VideoStatusBadge video={video} />
+          </Group>
+        </Paper>
+      ))}
+    </Stack>
+  );
+}
+
+/** /admin/course/{id}: one course at a glance, where the dashboard's cards lead: its videos and its students' access. */
+export default function AdminCoursePage() {
+  const { courseId = '' } = useParams();
+  const courses = useAdminCourses('dashboard');
+
+  useEffect(() => {
+    if (courses.isError) toastOnce('error', adminToasts.overviewFailed);
+  }, [courses.isError]);
+
+  if (courses.isPending) return <TableSkeleton rows={3} label="Loading the course" />;
+  if (courses.isError)
+    return <LoadError title={adminToasts.overviewFailed} onRetry={() => void courses.refetch()} />;
+  const course = courses.data.find((c) => c._id === courseId);
+  if (!course)
+    return (
+      <Empty title="Course not found." description="It may have been removed, or the link is mistyped.">
+        <Button component={Link} to="/admindashboard" replace variant="default">
+          Back to the dashboard
+        </Button>
+      </Empty>
+    );
+
+  return (
+    <Stack gap="lg">
+      <Anchor component={Link} to="/admindashboard" replace size="sm">
+        ← Dashboard
+      </Anchor>
+      <Paper withBorder radius="md" p={{ base: 'sm', sm: 'lg' }}>
+        <Group align="flex-start" gap="lg">
+          <Thumb src={course.thumbnail} name={course.name} width={220} />
+          <Stack gap={6} style={{ flex: '1 1 280px', minWidth: 0 }}>
+            <Title order={1} size="h2">
+              {course.name}
+            </Title>
+            <Text size="sm" c="dimmed">
+              Batch {course.batch} · {course.coursecode} · {formatDMY(course.startdate)} –{' '}
+              {formatDMY(course.enddate)}
+            </Text>
+            <Text size="sm" c={course.description ? undefined : 'dimmed'} style={{ whiteSpace: 'pre-line' }}>
+              {course.description || NO_DESCRIPTION}
+            </Text>
+            <Group gap="xs" mt="xs">
+              <Button
+                component={Link}
+                to="/editcourse"
+                replace
+                size="xs"
+                variant="light"
+                leftSection={<IconKey size={14} />}
+              >
+                Edit Course Access
+              </Button>
+              <Button
+                component={Link}
+                to="/adminvideo"
+                replace
+                size="xs"
+                variant="default"
+                leftSection={<IconCloudUpload size={14} />}
+              >
+                Upload Video
+              </Button>
+            </Group>
+          </Stack>
+        </Group>
+      </Paper>
+      <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg">
+        <section aria-labelledby="course-videos">
+          <Title order={2} size="h4" mb="xs" id="course-videos">
+            Videos ({course.totalvideos})
+          </Title>
+          <Videos courseId={course._id} />
+        </section>
+        <section aria-labelledby="course-students" style={{ minWidth: 0 }}>
+          <Title order={2} size="h4" mb="xs" id="course-students">
+            Students ({course.totalstudents})
+          </Title>
+          <Students courseId={course._id} />
+        </section>
+      </SimpleGrid>
+    </Stack>
+  );
+}

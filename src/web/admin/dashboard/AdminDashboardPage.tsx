@@ -1,0 +1,103 @@
+import { Button, SimpleGrid, Stack, Title, useMatches } from '@mantine/core';
+import {
+  IconCloudUpload,
+  IconEdit,
+  IconKey,
+  IconMovie,
+  IconSquarePlus,
+  IconUsers,
+  IconUsersGroup,
+} from '@tabler/icons-react';
+import { useEffect } from 'react';
+import { Link } from 'react-router';
+import { adminToasts } from '../../../contract/messages';
+import { useAdminCourses } from '../../api/admin';
+import { CardSkeleton } from '../../ui/CardSkeleton';
+import { toastOnce } from '../../ui/toast';
+import { Empty } from '../ui/Empty';
+import { LoadError } from '../ui/LoadError';
+import { PageHeader } from '../ui/PageHeader';
+import { TableSkeleton } from '../ui/TableSkeleton';
+import { CourseCards } from './CourseCards';
+import { CoursesTable } from './CoursesTable';
+
+/** The six actions of SPEC.md section 2, then student management (beyond the spec). */
+const ACTIONS = [
+  { to: '/admincourse', label: 'Create Course', icon: IconSquarePlus },
+  { to: '/adminvideo', label: 'Upload Video', icon: IconCloudUpload },
+  { to: '/editcoursedetails', label: 'Edit Course Details', icon: IconEdit },
+  { to: '/editvideodetails', label: 'Edit Video Details', icon: IconMovie },
+  { to: '/editcourse', label: 'Edit Course Access', icon: IconKey },
+  { to: '/editvideo', label: 'Edit Video Access', icon: IconUsersGroup },
+  { to: '/adminstudents', label: 'Manage Students', icon: IconUsers },
+];
+
+/** /admindashboard: where every admin task starts, and the Courses Overview. */
+export default function AdminDashboardPage() {
+  const courses = useAdminCourses('dashboard');
+  const layout = useMatches<'cards' | 'table'>({ base: 'cards', md: 'table' });
+
+  useEffect(() => {
+    if (courses.isError) toastOnce('error', adminToasts.overviewFailed);
+  }, [courses.isError]);
+
+  let overview;
+  if (courses.isPending) {
+    overview =
+      layout === 'table' ? (
+        <TableSkeleton rows={4} label="Loading courses" />
+      ) : (
+        <Stack aria-busy="true" aria-label="Loading courses">
+          <CardSkeleton layout="list" />
+          <CardSkeleton layout="list" />
+          <CardSkeleton layout="list" />
+        </Stack>
+      );
+  } else if (courses.isError) {
+    overview = <LoadError title={adminToasts.overviewFailed} onRetry={() => void courses.refetch()} />;
+  } else if (courses.data.length === 0) {
+    overview = (
+      <Empty title="No courses available." description="Create the first course of a batch to get started.">
+        <Button component={Link} to="/admincourse" replace leftSection={<IconSquarePlus size={16} />}>
+          Create Course
+        </Button>
+      </Empty>
+    );
+  } else {
+    overview =
+      layout === 'table' ? <CoursesTable courses={courses.data} /> : <CourseCards courses={courses.data} />;
+  }
+
+  return (
+    <Stack gap="xl">
+      <div>
+        <PageHeader title="Admin Dashboard" description="Courses, videos and student access in one place." />
+        <SimpleGrid cols={{ base: 2, sm: 3, lg: 4 }} spacing="sm" component="nav" aria-label="Admin tasks">
+          {ACTIONS.map(({ to, label, icon: Icon }) => (
+            <Button
+              key={to}
+              component={Link}
+              to={to}
+              replace
+              variant="default"
+              size="md"
+              justify="flex-start"
+              leftSection={<Icon size={18} aria-hidden="true" />}
+              styles={{ label: { whiteSpace: 'normal', textAlign: 'left', lineHeight: 1.2 } }}
+              h="auto"
+              py="sm"
+            >
+              {label}
+            </Button>
+          ))}
+        </SimpleGrid>
+      </div>
+      <section aria-labelledby="courses-overview">
+        <Title order={2} size="h3" id="courses-overview" mb="sm">
+          Courses Overview
+        </Title>
+        {overview}
+      </section>
+    </Stack>
+  );
+}

@@ -1,0 +1,77 @@
+import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { AddStudentBody } from '../../../contract/admin-students';
+import { studentApi, studentKeys } from '../../api/admin-students';
+import { messageOf } from '../../api/client';
+import { toast } from '../../ui/toast';
+
+const FAILED = 'Failed to add the student.';
+
+function AddStudentForm({ onClose }: { onClose(): void }) {
+  const queryClient = useQueryClient();
+  const form = useForm({
+    initialValues: { rollno: '', name: '', email: '', username: '' },
+    validate: schemaResolver(AddStudentBody, { sync: true }),
+    transformValues: (v) => ({ ...v, username: v.username.trim() || undefined }),
+    validateInputOnBlur: true,
+  });
+  const add = useMutation({
+    mutationFn: studentApi.add,
+    onSuccess: async ({ message, mailed }) => {
+      if (mailed) toast.success(message);
+      else toast.error(message);
+      onClose();
+      await queryClient.invalidateQueries({ queryKey: studentKeys.all });
+    },
+    onError: (error) => toast.error(messageOf(error, FAILED)),
+  });
+  return (
+    <form noValidate onSubmit={form.onSubmit((values) => add.mutate(AddStudentBody.parse(values)))}>
+      <Stack>
+        <Text size="sm" c="dimmed">
+          A one-time initial password is generated and mailed to the student, who sets their own at first
+          sign-in.
+        </Text>
+        <TextInput
+          label="Roll No"
+          withAsterisk
+          data-autofocus
+          key={form.key('rollno')}
+          {...form.getInputProps('rollno')}
+        />
+        <TextInput label="Name" withAsterisk key={form.key('name')} {...form.getInputProps('name')} />
+        <TextInput
+          label="Email"
+          type="email"
+          withAsterisk
+          key={form.key('email')}
+          {...form.getInputProps('email')}
+        />
+        <TextInput
+          label="Username"
+          description="Optional; the roll number in lower case when left empty."
+          key={form.key('username')}
+          {...form.getInputProps('username')}
+        />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose} disabled={add.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={add.isPending}>
+            Add student
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** One new student (POST /api/admin/students). */
+export function AddStudentModal({ opened, onClose }: { opened: boolean; onClose(): void }) {
+  return (
+    <Modal opened={opened} onClose={onClose} title="Add a student" centered>
+      {opened && <AddStudentForm onClose={onClose} />}
+    </Modal>
+  );
+}

@@ -1,0 +1,115 @@
+import { Button, Group, Modal, Select, Stack, Textarea, TextInput } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { useMediaQuery } from '@mantine/hooks';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { adminToasts } from '../../../contract/messages';
+import { VideoUpdateBody, type AdminVideo } from '../../../contract/videos';
+import { adminApi, adminKeys, useAdminCourses } from '../../api/admin';
+import { messageOf } from '../../api/client';
+import { toast } from '../../ui/toast';
+import { courseLabel } from '../ui/format';
+import { ThumbnailInput } from '../ui/ThumbnailInput';
+
+interface VideoFormValues {
+  title: string;
+  description: string;
+  thumbnail: string | null;
+  course: string | null;
+}
+
+const rules = schemaResolver(VideoUpdateBody.pick({ title: true, description: true, thumbnail: true }), {
+  sync: true,
+});
+
+function EditVideoForm({ video, onDone }: { video: AdminVideo; onDone(): void }) {
+  const queryClient = useQueryClient();
+  const courses = useAdminCourses('video');
+  const form = useForm<VideoFormValues>({
+    initialValues: {
+      title: video.title,
+      description: video.description,
+      thumbnail: null,
+      course: video.course?._id ?? null,
+    },
+    validate: rules,
+    validateInputOnBlur: true,
+  });
+  const save = useMutation({
+    mutationFn: adminApi.updateVideo,
+    onSuccess: async ({ message }) => {
+      toast.success(message || adminToasts.videoUpdated);
+      onDone();
+      await queryClient.invalidateQueries({ queryKey: adminKeys.all });
+    },
+    onError: (error) => toast.error(messageOf(error, adminToasts.updateVideoFailed)),
+  });
+
+  return (
+    <form
+      noValidate
+      onSubmit={form.onSubmit((values) =>
+        save.mutate({
+          videoId: video._id,
+          title: values.title.trim(),
+          description: values.description.trim(),
+          thumbnail: values.thumbnail,
+          course: values.course,
+        }),
+      )}
+    >
+      <Stack>
+        <TextInput
+          label="Title"
+          withAsterisk
+          data-autofocus
+          key={form.key('title')}
+          {...form.getInputProps('title')}
+        />
+        <Textarea
+          label="Description"
+          withAsterisk
+          autosize
+          minRows={3}
+          maxRows={8}
+          key={form.key('description')}
+          {...form.getInputProps('description')}
+        />
+        <ThumbnailInput
+          value={form.getValues().thumbnail}
+          onChange={(value) => form.setFieldValue('thumbnail', value)}
+          current={video.customThumbnail}
+          error={form.errors.thumbnail}
+        />
+        <Select
+          label="Course"
+          placeholder="Select Course"
+          description="Leave empty to keep the video unassigned."
+          data={(courses.data ?? []).map((c) => ({ value: c._id, label: courseLabel(c) }))}
+          searchable
+          clearable
+          key={form.key('course')}
+          {...form.getInputProps('course')}
+          comboboxProps={{ withinPortal: true }}
+        />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onDone} disabled={save.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={save.isPending}>
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** The Edit modal of /editvideodetails: title, description, thumbnail and course; Save and Cancel. */
+export function EditVideoModal({ video, onClose }: { video: AdminVideo | null; onClose(): void }) {
+  const phone = useMediaQuery('(max-width: 36em)');
+  return (
+    <Modal opened={video !== null} onClose={onClose} title="Edit video" size="lg" fullScreen={phone}>
+      {video && <EditVideoForm key={video._id} video={video} onDone={onClose} />}
+    </Modal>
+  );
+}
