@@ -1,18 +1,6 @@
-import {
-  Anchor,
-  Box,
-  Button,
-  Center,
-  LoadingOverlay,
-  Paper,
-  PasswordInput,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Anchor } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect } from 'react';
 import { Link } from 'react-router';
 import type { MessageResponse } from '../../contract/auth';
 import { studentToasts } from '../../contract/messages';
@@ -20,7 +8,7 @@ import { api, messageOf } from '../api/client';
 import { queryKeys, useAuthCheck } from '../api/session';
 import { useReplaceNavigate } from '../app/navigation';
 import { productName } from '../app/product';
-import { Logo } from '../ui/Logo';
+import { SignInCard, type Credentials } from '../ui/SignInCard';
 import { toast } from '../ui/toast';
 
 /** Student sign-in (/): username or e-mail and password; first sign-in continues to the reset. */
@@ -28,8 +16,6 @@ export default function LoginPage() {
   const navigate = useReplaceNavigate();
   const queryClient = useQueryClient();
   const session = useAuthCheck({ poll: false });
-  const [username, setUsername] = useState('');
-  const [password, setPassword] = useState('');
 
   // Already signed in: straight on (SPEC.md section 2). Only a fresh answer counts, not a cached one.
   useEffect(() => {
@@ -40,8 +26,7 @@ export default function LoginPage() {
   }, [session.data, session.isFetchedAfterMount, navigate]);
 
   const signIn = useMutation({
-    mutationFn: (body: { username: string; password: string }) =>
-      api.post<MessageResponse>('/api/signin', body),
+    mutationFn: (body: Credentials) => api.post<MessageResponse>('/api/signin', body),
     onSuccess: async ({ message }) => {
       await queryClient.invalidateQueries({ queryKey: queryKeys.authCheck });
       if (message?.includes('First Sign-in')) {
@@ -56,51 +41,16 @@ export default function LoginPage() {
     onError: (error) => toast.error(messageOf(error, studentToasts.loginFailed)),
   });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!signIn.isPending) signIn.mutate({ username, password });
-  };
-
   return (
-    <Center mih="100dvh" p="md" bg="gray.0">
-      <LoadingOverlay visible={signIn.isPending} pos="fixed" zIndex={1000} overlayProps={{ blur: 1 }} />
-      <Paper withBorder shadow="md" radius="md" p={{ base: 'lg', xs: 'xl' }} w="100%" maw={420}>
-        <form onSubmit={submit} noValidate>
-          <Stack>
-            <Box mx="auto">
-              <Logo size={48} withName={false} />
-            </Box>
-            <div>
-              <Title order={1} ta="center" size="h2">
-                {productName()}
-              </Title>
-              <Text c="dimmed" size="sm" ta="center" mt={4}>
-                Sign in to watch your course videos.
-              </Text>
-            </div>
-            <TextInput
-              label="Username or e-mail"
-              autoComplete="username"
-              autoFocus
-              value={username}
-              onChange={(event) => setUsername(event.currentTarget.value)}
-            />
-            <PasswordInput
-              label="Password"
-              autoComplete="current-password"
-              visibilityToggleButtonProps={{ 'aria-label': 'Show or hide password' }}
-              value={password}
-              onChange={(event) => setPassword(event.currentTarget.value)}
-            />
-            <Button type="submit" color="red" fullWidth disabled={signIn.isPending}>
-              {signIn.isPending ? 'Please wait...' : 'Login'}
-            </Button>
-            <Anchor component={Link} to="/reset-password?forgot=1" replace size="sm" ta="center">
-              Forgot password?
-            </Anchor>
-          </Stack>
-        </form>
-      </Paper>
-    </Center>
+    <SignInCard
+      title={productName()}
+      subtitle="Sign in to watch your course videos."
+      pending={signIn.isPending}
+      onSubmit={(credentials) => signIn.mutate(credentials)}
+    >
+      <Anchor component={Link} to="/reset-password?forgot=1" replace size="sm" ta="center">
+        Forgot password?
+      </Anchor>
+    </SignInCard>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, NumberInput, Stack, Text } from '@mantine/core';
+import { Modal, NumberInput, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { GrantDays } from '../../../contract/courses';
@@ -8,6 +8,7 @@ import { adminKeys } from '../../api/admin';
 import { messageOf } from '../../api/client';
 import { toast } from '../../ui/toast';
 import { StudentPicker } from '../students/StudentPicker';
+import { FormActions } from '../ui/FormActions';
 
 export interface EnrolTarget {
   courseId: string;
@@ -86,14 +87,11 @@ function EnrolForm({ target, onClose }: { target: EnrolTarget; onClose(): void }
           }}
           error={errors.days}
         />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose} disabled={enrol.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={enrol.isPending}>
-            {ids.length ? `Enrol ${plural(ids.length, 'student')}` : 'Enrol'}
-          </Button>
-        </Group>
+        <FormActions
+          label={ids.length ? `Enrol ${plural(ids.length, 'student')}` : 'Enrol'}
+          pending={enrol.isPending}
+          onCancel={onClose}
+        />
       </Stack>
     </form>
   );

@@ -1,15 +1,15 @@
 import { Badge, Button, Group, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { CourseAccessListEntry, CourseAccessStudent } from '../../../contract/courses';
 import { adminToasts } from '../../../contract/messages';
 import { adminApi, adminKeys, useAccessList } from '../../api/admin';
 import { messageOf } from '../../api/client';
-import { toast, toastOnce } from '../../ui/toast';
+import { toast } from '../../ui/toast';
 import { Empty } from '../ui/Empty';
 import { daysUntil, formatDMY } from '../ui/format';
-import { LoadError } from '../ui/LoadError';
+import { Loaded } from '../ui/Loaded';
 import { PageHeader } from '../ui/PageHeader';
 import { TableSkeleton } from '../ui/TableSkeleton';
 import classes from '../ui/tables.module.css';
@@ -178,10 +178,6 @@ export default function CourseAccessPage() {
   const [revoking, setRevoking] = useState<Pending | null>(null);
   const [adding, setAdding] = useState<EnrolTarget | null>(null);
 
-  useEffect(() => {
-    if (list.isError) toastOnce('error', adminToasts.fetchAccessListFailed);
-  }, [list.isError]);
-
   const refresh = () => queryClient.invalidateQueries({ queryKey: adminKeys.all });
   const grant = useMutation({
     mutationFn: adminApi.grantCourseAccess,
@@ -215,14 +211,10 @@ export default function CourseAccessPage() {
     courseLabel: groupTitle(revoking.entry),
   };
 
-  let body;
-  if (list.isPending) body = <TableSkeleton rows={5} label="Loading the access list" />;
-  else if (list.isError)
-    body = <LoadError title={adminToasts.fetchAccessListFailed} onRetry={() => void list.refetch()} />;
-  else if (list.data.length === 0) body = <Empty title="No courses available." />;
-  else {
+  const body = (entries: CourseAccessListEntry[]) => {
+    if (entries.length === 0) return <Empty title="No courses available." />;
     const q = filter.trim().toLowerCase();
-    const groups = list.data.map((entry) => (
+    const groups = entries.map((entry) => (
       <AccessGroup
         key={entry.courseId}
         entry={entry}
@@ -232,9 +224,9 @@ export default function CourseAccessPage() {
         onAdd={(e) => setAdding({ courseId: e.courseId, label: groupTitle(e) })}
       />
     ));
-    const anyMatch = !q || list.data.some((e) => e.students.some((s) => matches(s, q)));
-    body = anyMatch ? groups : <Text c="dimmed">No students match “{filter.trim()}”.</Text>;
-  }
+    const anyMatch = !q || entries.some((e) => e.students.some((s) => matches(s, q)));
+    return anyMatch ? groups : <Text c="dimmed">No students match “{filter.trim()}”.</Text>;
+  };
 
   return (
     <>
@@ -252,7 +244,15 @@ export default function CourseAccessPage() {
           />
         }
       />
-      <Stack gap="lg">{body}</Stack>
+      <Stack gap="lg">
+        <Loaded
+          query={list}
+          failure={adminToasts.fetchAccessListFailed}
+          loading={<TableSkeleton rows={5} label="Loading the access list" />}
+        >
+          {body}
+        </Loaded>
+      </Stack>
       <DaysModal
         request={daysRequest}
         pending={grant.isPending}

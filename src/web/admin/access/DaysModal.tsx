@@ -1,8 +1,9 @@
-import { Button, Group, Modal, NumberInput, Stack, Text } from '@mantine/core';
+import { Modal, NumberInput, Stack, Text } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { GrantDays } from '../../../contract/courses';
 import { validation } from '../../../contract/messages';
 import { formatDMY } from '../ui/format';
+import { FormActions } from '../ui/FormActions';
 
 const DAY_MS = 86_400_000;
 
@@ -65,14 +66,7 @@ function DaysForm({ request, pending, onSubmit, onClose }: DaysModalProps & { re
             New expiry: {formatDMY(expiryAfter(parsed.data, request.currentExpiry).toISOString())}
           </Text>
         )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose} disabled={pending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={pending}>
-            {request.action}
-          </Button>
-        </Group>
+        <FormActions label={request.action} pending={pending} onCancel={onClose} />
       </Stack>
     </form>
   );

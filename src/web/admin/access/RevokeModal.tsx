@@ -1,6 +1,7 @@
-import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { validation } from '../../../contract/messages';
+import { FormActions } from '../ui/FormActions';
 
 export interface RevokeRequest {
   studentName: string;
@@ -46,14 +47,7 @@ function RevokeForm({ request, pending, onSubmit, onClose }: RevokeModalProps & 
           }}
           error={error}
         />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose} disabled={pending}>
-            Cancel
-          </Button>
-          <Button type="submit" color="red" loading={pending}>
-            Revoke
-          </Button>
-        </Group>
+        <FormActions label="Revoke" pending={pending} onCancel={onClose} color="red" />
       </Stack>
     </form>
   );

@@ -1,16 +1,15 @@
 import { Anchor, Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconCloudUpload, IconKey } from '@tabler/icons-react';
-import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
-import type { CourseAccessStudent } from '../../../contract/courses';
+import type { AdminCourse, CourseAccessStudent } from '../../../contract/courses';
+import type { AdminVideo } from '../../../contract/videos';
 import { adminToasts } from '../../../contract/messages';
 import { useAccessList, useAdminCourses, useAdminVideos } from '../../api/admin';
-import { toastOnce } from '../../ui/toast';
 import { ExpiryCell } from '../access/CourseAccessPage';
 import { NO_DESCRIPTION } from '../dashboard/CoursesTable';
 import { Empty } from '../ui/Empty';
 import { formatDMY } from '../ui/format';
-import { LoadError } from '../ui/LoadError';
+import { Loaded } from '../ui/Loaded';
 import { TableSkeleton } from '../ui/TableSkeleton';
 import { Thumb } from '../ui/Thumb';
 import classes from '../ui/tables.module.css';
@@ -27,13 +26,18 @@ const STATE_COLORS: Record<AccessState, string> = { Active: 'teal', Expired: 'gr
 
 function Students({ courseId }: { courseId: string }) {
   const list = useAccessList(courseId);
-  useEffect(() => {
-    if (list.isError) toastOnce('error', adminToasts.accessListFailed);
-  }, [list.isError]);
-  if (list.isPending) return <TableSkeleton rows={3} label="Loading students" />;
-  if (list.isError)
-    return <LoadError title={adminToasts.accessListFailed} onRetry={() => void list.refetch()} />;
-  const students = list.data[0]?.students ?? [];
+  return (
+    <Loaded
+      query={list}
+      failure={adminToasts.accessListFailed}
+      loading={<TableSkeleton rows={3} label="Loading students" />}
+    >
+      {(entries) => <StudentsTable students={entries[0]?.students ?? []} />}
+    </Loaded>
+  );
+}
+
+function StudentsTable({ students }: { students: CourseAccessStudent[] }) {
   if (students.length === 0) return <Text c="dimmed">No students enrolled yet.</Text>;
   const counts = students.reduce<Record<AccessState, number>>(
     (acc, s) => ({ ...acc, [accessState(s)]: acc[accessState(s)] + 1 }),
@@ -48,7 +52,7 @@ function Students({ courseId }: { courseId: string }) {
           </Badge>
         ))}
       </Group>
-      <Table.ScrollContainer minWidth={640}>
+      <Table.ScrollContainer minWidth={560}>
         <Table verticalSpacing="xs" highlightOnHover>
           <Table.Thead>
             <Table.Tr>
@@ -93,13 +97,18 @@ function Students({ courseId }: { courseId: string }) {
 
 function Videos({ courseId }: { courseId: string }) {
   const videos = useAdminVideos('edit', { pollWhileProcessing: true });
-  useEffect(() => {
-    if (videos.isError) toastOnce('error', adminToasts.videosFailed);
-  }, [videos.isError]);
-  if (videos.isPending) return <TableSkeleton rows={3} label="Loading videos" />;
-  if (videos.isError)
-    return <LoadError title={adminToasts.videosFailed} onRetry={() => void videos.refetch()} />;
-  const own = videos.data.filter((v) => v.course?._id === courseId);
+  return (
+    <Loaded
+      query={videos}
+      failure={adminToasts.videosFailed}
+      loading={<TableSkeleton rows={3} label="Loading videos" />}
+    >
+      {(videos) => <VideoList videos={videos.filter((v) => v.course?._id === courseId)} />}
+    </Loaded>
+  );
+}
+
+function VideoList({ videos: own }: { videos: AdminVideo[] }) {
   if (own.length === 0) return <Text c="dimmed">No videos in this course yet.</Text>;
   return (
     <Stack gap="xs">
@@ -130,15 +139,18 @@ function Videos({ courseId }: { courseId: string }) {
 export default function AdminCoursePage() {
   const { courseId = '' } = useParams();
   const courses = useAdminCourses('dashboard');
+  return (
+    <Loaded
+      query={courses}
+      failure={adminToasts.overviewFailed}
+      loading={<TableSkeleton rows={3} label="Loading the course" />}
+    >
+      {(courses) => <CourseView course={courses.find((c) => c._id === courseId)} />}
+    </Loaded>
+  );
+}
 
-  useEffect(() => {
-    if (courses.isError) toastOnce('error', adminToasts.overviewFailed);
-  }, [courses.isError]);
-
-  if (courses.isPending) return <TableSkeleton rows={3} label="Loading the course" />;
-  if (courses.isError)
-    return <LoadError title={adminToasts.overviewFailed} onRetry={() => void courses.refetch()} />;
-  const course = courses.data.find((c) => c._id === courseId);
+function CourseView({ course }: { course: AdminCourse | undefined }) {
   if (!course)
     return (
       <Empty title="Course not found." description="It may have been removed, or the link is mistyped.">

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, Paper, Stack } from '@mantine/core';
+import { Alert, Anchor, Group, Paper, Stack } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -11,6 +11,7 @@ import { toast } from '../../ui/toast';
 import { PageHeader } from '../ui/PageHeader';
 import { courseLabel } from '../ui/format';
 import { CourseFields, toCreateBody, useCourseForm } from './CourseFields';
+import { FormActions } from '../ui/FormActions';
 
 /** /admincourse: a new course of a batch (SPEC.md section 2, validation of section 5). */
 export default function CreateCoursePage() {
@@ -68,19 +69,12 @@ export default function CreateCoursePage() {
         >
           <Stack>
             <CourseFields form={form} />
-            <Group justify="flex-end">
-              <Button
-                type="button"
-                variant="default"
-                onClick={() => form.reset()}
-                disabled={create.isPending}
-              >
-                Clear
-              </Button>
-              <Button type="submit" loading={create.isPending}>
-                Create Course
-              </Button>
-            </Group>
+            <FormActions
+              label="Create Course"
+              pending={create.isPending}
+              onCancel={() => form.reset()}
+              cancelLabel="Clear"
+            />
           </Stack>
         </form>
       </Paper>

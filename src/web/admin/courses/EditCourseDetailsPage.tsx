@@ -1,15 +1,14 @@
 import { Anchor, Button, Table, Text } from '@mantine/core';
 import { IconPencil, IconSquarePlus } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import type { AdminCourse } from '../../../contract/courses';
 import { adminToasts } from '../../../contract/messages';
 import { useAdminCourses } from '../../api/admin';
-import { toastOnce } from '../../ui/toast';
 import { NO_DESCRIPTION } from '../dashboard/CoursesTable';
 import { Empty } from '../ui/Empty';
 import { formatDMY } from '../ui/format';
-import { LoadError } from '../ui/LoadError';
+import { Loaded } from '../ui/Loaded';
 import { PageHeader } from '../ui/PageHeader';
 import { TableSkeleton } from '../ui/TableSkeleton';
 import { Thumb } from '../ui/Thumb';
@@ -21,24 +20,14 @@ export default function EditCourseDetailsPage() {
   const courses = useAdminCourses('list');
   const [editing, setEditing] = useState<AdminCourse | null>(null);
 
-  useEffect(() => {
-    if (courses.isError) toastOnce('error', adminToasts.noCourses);
-  }, [courses.isError]);
-
-  let body;
-  if (courses.isPending) body = <TableSkeleton rows={4} label="Loading courses" />;
-  else if (courses.isError)
-    body = <LoadError title={adminToasts.noCourses} onRetry={() => void courses.refetch()} />;
-  else if (courses.data.length === 0)
-    body = (
+  const table = (list: AdminCourse[]) =>
+    list.length === 0 ? (
       <Empty title="No courses available.">
         <Button component={Link} to="/admincourse" replace leftSection={<IconSquarePlus size={16} />}>
           Create Course
         </Button>
       </Empty>
-    );
-  else
-    body = (
+    ) : (
       <Table.ScrollContainer minWidth={900}>
         <Table highlightOnHover verticalSpacing="sm" withTableBorder>
           <Table.Thead>
@@ -54,7 +43,7 @@ export default function EditCourseDetailsPage() {
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {courses.data.map((course) => (
+            {list.map((course) => (
               <Table.Tr key={course._id}>
                 <Table.Td>
                   <Thumb src={course.thumbnail} name={course.name} width={80} />
@@ -97,7 +86,13 @@ export default function EditCourseDetailsPage() {
         title="Edit Course Details"
         description="Batch, code, name, description, thumbnail and dates of each course."
       />
-      {body}
+      <Loaded
+        query={courses}
+        failure={adminToasts.noCourses}
+        loading={<TableSkeleton rows={4} label="Loading courses" />}
+      >
+        {table}
+      </Loaded>
       <EditCourseModal course={editing} onClose={() => setEditing(null)} />
     </>
   );

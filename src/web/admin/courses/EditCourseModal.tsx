@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Stack } from '@mantine/core';
+import { Modal, Stack } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AdminCourse } from '../../../contract/courses';
@@ -7,6 +7,7 @@ import { adminApi, adminKeys } from '../../api/admin';
 import { messageOf } from '../../api/client';
 import { toast } from '../../ui/toast';
 import { CourseFields, courseValues, toCreateBody, useCourseForm } from './CourseFields';
+import { FormActions } from '../ui/FormActions';
 
 function EditCourseForm({ course, onDone }: { course: AdminCourse; onDone(): void }) {
   const form = useCourseForm(courseValues(course));
@@ -40,14 +41,7 @@ function EditCourseForm({ course, onDone }: { course: AdminCourse; onDone(): voi
     >
       <Stack>
         <CourseFields form={form} currentThumbnail={course.thumbnail} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone} disabled={save.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            Save
-          </Button>
-        </Group>
+        <FormActions label="Save" pending={save.isPending} onCancel={onDone} />
       </Stack>
     </form>
   );

@@ -8,14 +8,13 @@ import {
   IconUsers,
   IconUsersGroup,
 } from '@tabler/icons-react';
-import { useEffect } from 'react';
 import { Link } from 'react-router';
+import type { AdminCourse } from '../../../contract/courses';
 import { adminToasts } from '../../../contract/messages';
 import { useAdminCourses } from '../../api/admin';
 import { CardSkeleton } from '../../ui/CardSkeleton';
-import { toastOnce } from '../../ui/toast';
 import { Empty } from '../ui/Empty';
-import { LoadError } from '../ui/LoadError';
+import { Loaded } from '../ui/Loaded';
 import { PageHeader } from '../ui/PageHeader';
 import { TableSkeleton } from '../ui/TableSkeleton';
 import { CourseCards } from './CourseCards';
@@ -37,36 +36,28 @@ export default function AdminDashboardPage() {
   const courses = useAdminCourses('dashboard');
   const layout = useMatches<'cards' | 'table'>({ base: 'cards', md: 'table' });
 
-  useEffect(() => {
-    if (courses.isError) toastOnce('error', adminToasts.overviewFailed);
-  }, [courses.isError]);
-
-  let overview;
-  if (courses.isPending) {
-    overview =
-      layout === 'table' ? (
-        <TableSkeleton rows={4} label="Loading courses" />
-      ) : (
-        <Stack aria-busy="true" aria-label="Loading courses">
-          <CardSkeleton layout="list" />
-          <CardSkeleton layout="list" />
-          <CardSkeleton layout="list" />
-        </Stack>
-      );
-  } else if (courses.isError) {
-    overview = <LoadError title={adminToasts.overviewFailed} onRetry={() => void courses.refetch()} />;
-  } else if (courses.data.length === 0) {
-    overview = (
+  const loading =
+    layout === 'table' ? (
+      <TableSkeleton rows={4} label="Loading courses" />
+    ) : (
+      <Stack aria-busy="true" aria-label="Loading courses">
+        <CardSkeleton layout="list" />
+        <CardSkeleton layout="list" />
+        <CardSkeleton layout="list" />
+      </Stack>
+    );
+  const overview = (list: AdminCourse[]) =>
+    list.length === 0 ? (
       <Empty title="No courses available." description="Create the first course of a batch to get started.">
         <Button component={Link} to="/admincourse" replace leftSection={<IconSquarePlus size={16} />}>
           Create Course
         </Button>
       </Empty>
+    ) : layout === 'table' ? (
+      <CoursesTable courses={list} />
+    ) : (
+      <CourseCards courses={list} />
     );
-  } else {
-    overview =
-      layout === 'table' ? <CoursesTable courses={courses.data} /> : <CourseCards courses={courses.data} />;
-  }
 
   return (
     <Stack gap="xl">
@@ -96,7 +87,9 @@ export default function AdminDashboardPage() {
         <Title order={2} size="h3" id="courses-overview" mb="sm">
           Courses Overview
         </Title>
-        {overview}
+        <Loaded query={courses} failure={adminToasts.overviewFailed} loading={loading}>
+          {overview}
+        </Loaded>
       </section>
     </Stack>
   );

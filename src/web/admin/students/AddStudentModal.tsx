@@ -1,10 +1,11 @@
-import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Modal, Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { AddStudentBody } from '../../../contract/admin-students';
 import { studentApi, studentKeys } from '../../api/admin-students';
 import { messageOf } from '../../api/client';
 import { toast } from '../../ui/toast';
+import { FormActions } from '../ui/FormActions';
 
 const FAILED = 'Failed to add the student.';
 
@@ -54,14 +55,7 @@ function AddStudentForm({ onClose }: { onClose(): void }) {
           key={form.key('username')}
           {...form.getInputProps('username')}
         />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose} disabled={add.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={add.isPending}>
-            Add student
-          </Button>
-        </Group>
+        <FormActions label="Add student" pending={add.isPending} onCancel={onClose} />
       </Stack>
     </form>
   );

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, NumberInput, Select, Stack, Text } from '@mantine/core';
+import { Modal, NumberInput, Select, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { GrantDays } from '../../../contract/courses';
@@ -9,6 +9,7 @@ import { messageOf } from '../../api/client';
 import { toast } from '../../ui/toast';
 import { enrolSummary } from '../access/AddStudentsModal';
 import { courseLabel } from '../ui/format';
+import { FormActions } from '../ui/FormActions';
 
 const CHOOSE_COURSE = 'Please choose a course.';
 
@@ -76,14 +77,7 @@ function EnrolForm({ studentIds, onDone }: { studentIds: string[]; onDone(enroll
           }}
           error={errors.days}
         />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => onDone(false)} disabled={enrol.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={enrol.isPending}>
-            Enrol
-          </Button>
-        </Group>
+        <FormActions label="Enrol" pending={enrol.isPending} onCancel={() => onDone(false)} />
       </Stack>
     </form>
   );

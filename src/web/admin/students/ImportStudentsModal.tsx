@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Code, FileInput, Group, List, Modal, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Code, FileInput, List, Modal, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconFileSpreadsheet } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -9,6 +9,7 @@ import { studentApi, studentKeys } from '../../api/admin-students';
 import { ApiError, messageOf } from '../../api/client';
 import { toast } from '../../ui/toast';
 import { readText } from '../ui/read-file';
+import { FormActions } from '../ui/FormActions';
 
 const PREVIEW_FAILED = 'Could not check the file.';
 const IMPORT_FAILED = 'Import failed; nothing was saved.';
@@ -144,14 +145,13 @@ function ImportForm({ onClose }: { onClose(): void }) {
         </Text>
       )}
       {preview && <Preview preview={preview} />}
-      <Group justify="flex-end">
-        <Button variant="default" onClick={onClose} disabled={commit.isPending}>
-          Cancel
-        </Button>
-        <Button disabled={!valid} loading={commit.isPending} onClick={() => csv && commit.mutate(csv)}>
-          {valid ? `Import ${preview.rows.length} students` : 'Import'}
-        </Button>
-      </Group>
+      <FormActions
+        label={valid ? `Import ${preview.rows.length} students` : 'Import'}
+        pending={commit.isPending}
+        disabled={!valid}
+        onCancel={onClose}
+        onConfirm={() => csv && commit.mutate(csv)}
+      />
     </Stack>
   );
 }

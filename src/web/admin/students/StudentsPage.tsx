@@ -44,6 +44,7 @@ import { AddStudentModal } from './AddStudentModal';
 import { EnrolSelectedModal } from './EnrolSelectedModal';
 import { HistoryDrawer } from './HistoryDrawer';
 import { ImportStudentsModal } from './ImportStudentsModal';
+import { FormActions } from '../ui/FormActions';
 
 const LIST_FAILED = 'Failed to load students.';
 const ACCESS_COLORS = { active: 'teal', expired: 'gray', revoked: 'red' } as const;
@@ -91,14 +92,13 @@ function ResendPasswordModal({ student, onClose }: { student: AdminStudent | nul
             A new one-time password is mailed to <b>{student.email}</b>. {student.name}&apos;s current
             password and sessions stop working, and they choose their own password at the next sign-in.
           </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose} disabled={resend.isPending} data-autofocus>
-              Cancel
-            </Button>
-            <Button loading={resend.isPending} onClick={() => resend.mutate(student._id)}>
-              Re-send password
-            </Button>
-          </Group>
+          <FormActions
+            label="Re-send password"
+            pending={resend.isPending}
+            onCancel={onClose}
+            onConfirm={() => resend.mutate(student._id)}
+            focusCancel
+          />
         </Stack>
       )}
     </Modal>

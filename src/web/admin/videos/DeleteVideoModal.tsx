@@ -1,10 +1,11 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Modal, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AdminVideo } from '../../../contract/videos';
 import { adminToasts } from '../../../contract/messages';
 import { adminApi, adminKeys } from '../../api/admin';
 import { messageOf } from '../../api/client';
 import { toast } from '../../ui/toast';
+import { FormActions } from '../ui/FormActions';
 
 /** The confirmation before Delete Video: the streamer's files go first, then the records (SPEC.md section 7). */
 export function DeleteVideoModal({ video, onClose }: { video: AdminVideo | null; onClose(): void }) {
@@ -27,14 +28,14 @@ export function DeleteVideoModal({ video, onClose }: { video: AdminVideo | null;
             <b>{video.title}</b> and its files will be deleted, and every student loses access to it. This
             cannot be undone.
           </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose} disabled={remove.isPending} data-autofocus>
-              Cancel
-            </Button>
-            <Button color="red" loading={remove.isPending} onClick={() => remove.mutate(video)}>
-              Delete Video
-            </Button>
-          </Group>
+          <FormActions
+            label="Delete Video"
+            color="red"
+            pending={remove.isPending}
+            onCancel={onClose}
+            onConfirm={() => remove.mutate(video)}
+            focusCancel
+          />
         </Stack>
       )}
     </Modal>

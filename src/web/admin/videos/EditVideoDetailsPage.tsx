@@ -1,13 +1,12 @@
 import { Button, Image, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { IconCloudUpload, IconPencil } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import type { AdminVideo } from '../../../contract/videos';
 import { adminToasts } from '../../../contract/messages';
 import { useAdminVideos } from '../../api/admin';
-import { toastOnce } from '../../ui/toast';
 import { Empty } from '../ui/Empty';
-import { LoadError } from '../ui/LoadError';
+import { Loaded } from '../ui/Loaded';
 import { PageHeader } from '../ui/PageHeader';
 import { TableSkeleton } from '../ui/TableSkeleton';
 import classes from '../ui/tables.module.css';
@@ -83,38 +82,30 @@ export default function EditVideoDetailsPage() {
   const videos = useAdminVideos('edit', { pollWhileProcessing: true });
   const [editing, setEditing] = useState<AdminVideo | null>(null);
 
-  useEffect(() => {
-    if (videos.isError) toastOnce('error', adminToasts.videosFailed);
-  }, [videos.isError]);
-
-  let body;
-  if (videos.isPending) body = <TableSkeleton rows={5} label="Loading videos" />;
-  else if (videos.isError)
-    body = <LoadError title={adminToasts.videosFailed} onRetry={() => void videos.refetch()} />;
-  else if (videos.data.length === 0)
-    body = (
+  const body = (list: AdminVideo[]) =>
+    list.length === 0 ? (
       <Empty title="No videos yet.">
         <Button component={Link} to="/adminvideo" replace leftSection={<IconCloudUpload size={16} />}>
           Upload Video
         </Button>
       </Empty>
+    ) : (
+      groupVideos(list).map((group) => (
+        <Paper
+          key={group.key}
+          withBorder
+          radius="md"
+          p={{ base: 'sm', sm: 'md' }}
+          component="section"
+          aria-label={group.title}
+        >
+          <Title order={2} size="h4" mb="sm">
+            {group.title}
+          </Title>
+          <VideoTable videos={group.videos} onEdit={setEditing} />
+        </Paper>
+      ))
     );
-  else
-    body = groupVideos(videos.data).map((group) => (
-      <Paper
-        key={group.key}
-        withBorder
-        radius="md"
-        p={{ base: 'sm', sm: 'md' }}
-        component="section"
-        aria-label={group.title}
-      >
-        <Title order={2} size="h4" mb="sm">
-          {group.title}
-        </Title>
-        <VideoTable videos={group.videos} onEdit={setEditing} />
-      </Paper>
-    ));
 
   return (
     <>
@@ -122,7 +113,15 @@ export default function EditVideoDetailsPage() {
         title="Edit Video Details"
         description="Title, description, thumbnail and course of each video."
       />
-      <Stack gap="lg">{body}</Stack>
+      <Stack gap="lg">
+        <Loaded
+          query={videos}
+          failure={adminToasts.videosFailed}
+          loading={<TableSkeleton rows={5} label="Loading videos" />}
+        >
+          {body}
+        </Loaded>
+      </Stack>
       <EditVideoModal video={editing} onClose={() => setEditing(null)} />
     </>
   );

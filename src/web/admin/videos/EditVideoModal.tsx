@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Select, Stack, Textarea, TextInput } from '@mantine/core';
+import { Modal, Select, Stack, Textarea, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -9,6 +9,7 @@ import { messageOf } from '../../api/client';
 import { toast } from '../../ui/toast';
 import { courseLabel } from '../ui/format';
 import { ThumbnailInput } from '../ui/ThumbnailInput';
+import { FormActions } from '../ui/FormActions';
 
 interface VideoFormValues {
   title: string;
@@ -91,14 +92,7 @@ function EditVideoForm({ video, onDone }: { video: AdminVideo; onDone(): void })
           {...form.getInputProps('course')}
           comboboxProps={{ withinPortal: true }}
         />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone} disabled={save.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            Save
-          </Button>
-        </Group>
+        <FormActions label="Save" pending={save.isPending} onCancel={onDone} />
       </Stack>
     </form>
   );

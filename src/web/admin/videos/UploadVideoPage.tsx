@@ -1,9 +1,7 @@
 import {
   Alert,
   Anchor,
-  Button,
   FileInput,
-  Group,
   MultiSelect,
   Paper,
   Select,
@@ -32,6 +30,7 @@ import { UploadError } from '../upload/chunked-upload';
 import { UploadProgressModal, type OverlayState } from '../upload/UploadProgressModal';
 import { useChunkedUpload } from '../upload/use-chunked-upload';
 import { RecentUploads } from './RecentUploads';
+import { FormActions } from '../ui/FormActions';
 
 interface UploadFormValues {
   title: string;
@@ -243,14 +242,12 @@ export default function UploadVideoPage() {
                 The file is already uploaded; Upload Video saves its details again.
               </Alert>
             )}
-            <Group justify="flex-end">
-              <Button type="button" variant="default" onClick={() => form.reset()} disabled={busy}>
-                Clear
-              </Button>
-              <Button type="submit" loading={busy}>
-                Upload Video
-              </Button>
-            </Group>
+            <FormActions
+              label="Upload Video"
+              pending={busy}
+              onCancel={() => form.reset()}
+              cancelLabel="Clear"
+            />
           </Stack>
         </form>
       </Paper>

@@ -1,0 +1,87 @@
+import {
+  Box,
+  Button,
+  Center,
+  LoadingOverlay,
+  Paper,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { Logo } from './Logo';
+
+export interface Credentials {
+  username: string;
+  password: string;
+}
+
+/**
+ * The centred sign-in card of both logins (/ and /adminlogin): username or e-mail, password with a
+ * show/hide toggle, and Login. No client rules: the server judges the credentials (SPEC.md section 5).
+ */
+export function SignInCard({
+  title,
+  subtitle,
+  pending,
+  onSubmit,
+  children,
+}: {
+  title: string;
+  subtitle: string;
+  pending: boolean;
+  onSubmit(credentials: Credentials): void;
+  /** Below the button (the student login's "Forgot password?"). */
+  children?: ReactNode;
+}) {
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!pending) onSubmit({ username, password });
+  };
+
+  return (
+    <Center mih="100dvh" p="md" bg="gray.0">
+      <LoadingOverlay visible={pending} pos="fixed" zIndex={1000} overlayProps={{ blur: 1 }} />
+      <Paper withBorder shadow="md" radius="md" p={{ base: 'lg', xs: 'xl' }} w="100%" maw={420}>
+        <form onSubmit={submit} noValidate>
+          <Stack>
+            <Box mx="auto">
+              <Logo size={48} withName={false} />
+            </Box>
+            <div>
+              <Title order={1} ta="center" size="h2">
+                {title}
+              </Title>
+              <Text c="dimmed" size="sm" ta="center" mt={4}>
+                {subtitle}
+              </Text>
+            </div>
+            <TextInput
+              label="Username or e-mail"
+              autoComplete="username"
+              autoFocus
+              value={username}
+              onChange={(event) => setUsername(event.currentTarget.value)}
+            />
+            <PasswordInput
+              label="Password"
+              autoComplete="current-password"
+              visibilityToggleButtonProps={{ 'aria-label': 'Show or hide password' }}
+              value={password}
+              onChange={(event) => setPassword(event.currentTarget.value)}
+            />
+            <Button type="submit" color="red" fullWidth disabled={pending}>
+              {pending ? 'Please wait...' : 'Login'}
+            </Button>
+            {children}
+          </Stack>
+        </form>
+      </Paper>
+    </Center>
+  );
+}
