@@ -36,13 +36,14 @@ export interface RushOptions {
 }
 
 export interface RushOutcome {
-  checks: { name: string; value: string; pass: boolean }[];
+  /** `timing` marks a latency target: a benchmark figure, not something CI fails on (it varies with the machine). */
+  checks: { name: string; value: string; pass: boolean; timing?: boolean }[];
   result: RushClientResult;
 }
 const LECTURES = 3;
-const API_P99_TARGET_MS = 200;
+export const API_P99_TARGET_MS = 200;
 /** Calls a page waits on; segments and upload chunks are transfers, judged by stalls and errors. */
-const API_KINDS = [
+export const API_KINDS = [
   'sign-in',
   'auth check',
   'time',
@@ -341,6 +342,7 @@ export async function runRush(options: RushOptions): Promise<RushOutcome> {
         name: `API p99 < ${API_P99_TARGET_MS} ms`,
         value: worst ? `worst ${worst[0]} ${worst[1].p99.toFixed(0)} ms` : 'none',
         pass: api.every(([, k]) => k.p99 < API_P99_TARGET_MS),
+        timing: true,
       },
       { name: 'no playback stalls', value: `${result.stalls}`, pass: result.stalls === 0 },
     ];
