@@ -49,25 +49,30 @@ export async function saveProgress(
   const watched = sql`greatest(${videoProgress.watchedSeconds}::float8, ${grown})`;
   const completion = Number.isFinite(completeAt) ? sql`${completeAt}::float8` : sql`'Infinity'::float8`;
 
-  const [row] = await db
-    .insert(videoProgress)
-    .values({
-      studentId: user.id,
-      videoId: body.videoId,
-      positionSeconds: position,
-      watchedSeconds: firstWatched,
-      completedAt: firstWatched >= completeAt ? now : null,
-      updatedAt: now,
-    })
-    .onConflictDoUpdate({
-      target: [videoProgress.studentId, videoProgress.videoId],
-      set: {
+  // A progress save is a heartbeat: losing the last second of them to a crash is harmless, so its
+  // commit does not wait for the WAL flush. Under an upload's fsyncs that wait was the p99 (up to 0.9 s).
+  const [row] = await db.transaction(async (tx) => {
+    await tx.execute(sql`set local synchronous_commit = off`);
+    return tx
+      .insert(videoProgress)
+      .values({
+        studentId: user.id,
+        videoId: body.videoId,
         positionSeconds: position,
-        watchedSeconds: sql`${watched}`,
-        completedAt: sql`coalesce(${videoProgress.completedAt}, case when ${watched} >= ${completion} then ${at}::timestamptz end)`,
+        watchedSeconds: firstWatched,
+        completedAt: firstWatched >= completeAt ? now : null,
         updatedAt: now,
-      },
-    })
-    .returning();
+      })
+      .onConflictDoUpdate({
+        target: [videoProgress.studentId, videoProgress.videoId],
+        set: {
+          positionSeconds: position,
+          watchedSeconds: sql`${watched}`,
+          completedAt: sql`coalesce(${videoProgress.completedAt}, case when ${watched} >= ${completion} then ${at}::timestamptz end)`,
+          updatedAt: now,
+        },
+      })
+      .returning();
+  });
   return presentProgress(row!);
 }
