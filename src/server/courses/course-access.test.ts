@@ -3,11 +3,9 @@ import { adminMessages, adminToasts, validation } from '../../contract/messages'
 import { testEngines } from '../testing/databases';
 import type { TestClient } from '../testing/http-client';
 import { OPEN_TIME, TestServer } from '../testing/test-server';
-import { auditOf, createCourseVia } from './test-fixtures';
+import { auditOf, createCourseVia, UNKNOWN } from './test-fixtures';
 
 const DAY = 86_400_000;
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
-
 describe.each(testEngines())('course access (%s)', (engine) => {
   let server: TestServer;
   let admin: TestClient;

@@ -7,6 +7,9 @@ import type { TestServer } from '../testing/test-server';
 export const PNG_DATA_URL =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
+/** A well-formed id that names nothing (for the 404 cases). */
+export const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+
 let sequence = 0;
 
 /** A valid /course/create body with a fresh course code. */

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import {
   COMPLETION_RATIO,
   FIRST_SAVE_MAX_WATCHED_SECONDS,
@@ -8,9 +8,9 @@ import {
   type VideoProgress,
 } from '../../contract/progress';
 import type { Db } from '../db/client';
-import { videoProgress, videos } from '../db/schema';
+import { videoProgress } from '../db/schema';
 import { forbidden, notFound } from '../errors';
-import { decideWatch } from '../videos/access';
+import { checkWatch } from '../videos/access';
 import { presentProgress } from './presenter';
 
 /**
@@ -25,18 +25,11 @@ export async function saveProgress(
   body: ProgressBody,
   now: Date,
 ): Promise<VideoProgress> {
-  const decision = await decideWatch(db, user, body.videoId, now);
+  const { decision, durationSeconds: duration } = await checkWatch(db, user, body.videoId, now);
   if (decision === 'not-found') throw notFound(progressMessages.videoNotFound);
   if (decision === 'no-course-access') throw forbidden(progressMessages.noCourseAccess);
   if (decision === 'no-video-access') throw forbidden(progressMessages.noVideoAccess);
 
-  const [video] = await db
-    .select({ duration: videos.durationSeconds })
-    .from(videos)
-    .where(eq(videos.id, body.videoId))
-    .limit(1);
-  if (!video) throw notFound(progressMessages.videoNotFound); // deleted since the decision
-  const duration = video.duration;
   const claimed = Math.min(body.watched, duration);
   const position = duration > 0 ? Math.min(body.position, duration) : body.position;
   const completeAt = duration > 0 ? COMPLETION_RATIO * duration : Number.POSITIVE_INFINITY;

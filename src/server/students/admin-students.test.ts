@@ -1,13 +1,11 @@
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminMessages, adminToasts, serverMessages, validation } from '../../contract/messages';
-import { auditOf, createCourseVia } from '../courses/test-fixtures';
+import { auditOf, createCourseVia, UNKNOWN } from '../courses/test-fixtures';
 import { users } from '../db/schema';
 import { testEngines } from '../testing/databases';
 import type { TestClient } from '../testing/http-client';
 import { TestServer } from '../testing/test-server';
-
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 describe.each(testEngines())('student management (%s)', (engine) => {
   let server: TestServer;

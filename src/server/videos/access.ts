@@ -41,12 +41,27 @@ export async function decideWatch(
   videoId: string,
   now: Date,
 ): Promise<WatchDecision> {
+  return (await checkWatch(db, user, videoId, now)).decision;
+}
+
+/** `decideWatch`, plus the video's length from the same row (progress needs both). */
+export async function checkWatch(
+  db: Db,
+  user: { id: string; role: 'admin' | 'student' },
+  videoId: string,
+  now: Date,
+): Promise<{ decision: WatchDecision; durationSeconds: number }> {
   if (user.role === 'admin') {
-    const [video] = await db.select({ id: videos.id }).from(videos).where(eq(videos.id, videoId)).limit(1);
-    return video ? 'allowed' : 'not-found';
+    const [video] = await db
+      .select({ durationSeconds: videos.durationSeconds })
+      .from(videos)
+      .where(eq(videos.id, videoId))
+      .limit(1);
+    return { decision: video ? 'allowed' : 'not-found', durationSeconds: video?.durationSeconds ?? 0 };
   }
   const [row] = await db
     .select({
+      durationSeconds: videos.durationSeconds,
       courseId: videos.courseId,
       accessRevoked: enrollments.accessRevoked,
       accessExpiration: enrollments.accessExpiration,
@@ -57,10 +72,13 @@ export async function decideWatch(
     .leftJoin(videoAccess, and(eq(videoAccess.videoId, videos.id), eq(videoAccess.studentId, user.id)))
     .where(eq(videos.id, videoId))
     .limit(1);
-  if (!row) return 'not-found';
-  if (!row.courseId || row.accessRevoked === null || row.accessExpiration === null) return 'no-course-access';
-  if (!isAccessActive({ accessRevoked: row.accessRevoked, accessExpiration: row.accessExpiration }, now)) {
-    return 'no-course-access';
+  if (!row) return { decision: 'not-found', durationSeconds: 0 };
+  const decide = (decision: WatchDecision) => ({ decision, durationSeconds: row.durationSeconds });
+  if (!row.courseId || row.accessRevoked === null || row.accessExpiration === null) {
+    return decide('no-course-access');
   }
-  return row.granted ? 'allowed' : 'no-video-access';
+  if (!isAccessActive({ accessRevoked: row.accessRevoked, accessExpiration: row.accessExpiration }, now)) {
+    return decide('no-course-access');
+  }
+  return decide(row.granted ? 'allowed' : 'no-video-access');
 }

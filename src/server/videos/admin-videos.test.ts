@@ -7,14 +7,13 @@ import {
   enrolVia,
   insertFinalizedVideo,
   PNG_DATA_URL,
+  UNKNOWN,
 } from '../courses/test-fixtures';
 import { videoAccess, videos } from '../db/schema';
 import { videoDeleteUrl, videoUrl } from '../media/urls';
 import { testEngines } from '../testing/databases';
 import type { TestClient } from '../testing/http-client';
 import { TestServer } from '../testing/test-server';
-
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 describe.each(testEngines())('admin videos (%s)', (engine) => {
   let server: TestServer;

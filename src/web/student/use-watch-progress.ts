@@ -82,24 +82,20 @@ export function useWatchProgress(
     const timer = setInterval(() => {
       if (!video.paused) save();
     }, PROGRESS_SAVE_INTERVAL_MS);
-    video.addEventListener('timeupdate', onTime);
-    video.addEventListener('seeking', forget);
-    video.addEventListener('seeked', onTime);
-    video.addEventListener('play', onTime);
-    video.addEventListener('pause', saveSoon);
-    video.addEventListener('ended', saveSoon);
-    document.addEventListener('visibilitychange', saveOnHide);
-    window.addEventListener('pagehide', saveOnLeave);
+    // One abort removes every listener below.
+    const listening = new AbortController();
+    const on = { signal: listening.signal };
+    video.addEventListener('timeupdate', onTime, on);
+    video.addEventListener('seeking', forget, on);
+    video.addEventListener('seeked', onTime, on);
+    video.addEventListener('play', onTime, on);
+    video.addEventListener('pause', saveSoon, on);
+    video.addEventListener('ended', saveSoon, on);
+    document.addEventListener('visibilitychange', saveOnHide, on);
+    window.addEventListener('pagehide', saveOnLeave, on);
     return () => {
       clearInterval(timer);
-      video.removeEventListener('timeupdate', onTime);
-      video.removeEventListener('seeking', forget);
-      video.removeEventListener('seeked', onTime);
-      video.removeEventListener('play', onTime);
-      video.removeEventListener('pause', saveSoon);
-      video.removeEventListener('ended', saveSoon);
-      document.removeEventListener('visibilitychange', saveOnHide);
-      window.removeEventListener('pagehide', saveOnLeave);
+      listening.abort();
       save(true);
     };
     // One tracker per video: `initial` is read when it starts.

@@ -1,4 +1,4 @@
-import { Modal, NumberInput, Stack, Text } from '@mantine/core';
+import { Modal, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { GrantDays } from '../../../contract/courses';
@@ -9,6 +9,7 @@ import { messageOf } from '../../api/client';
 import { toast } from '../../ui/toast';
 import { StudentPicker } from '../students/StudentPicker';
 import { FormActions } from '../ui/FormActions';
+import { DaysInput } from './DaysInput';
 
 export interface EnrolTarget {
   courseId: string;
@@ -74,12 +75,7 @@ function EnrolForm({ target, onClose }: { target: EnrolTarget; onClose(): void }
           courseId={target.courseId}
           error={errors.students}
         />
-        <NumberInput
-          label="Days of access"
-          min={1}
-          max={3650}
-          allowDecimal={false}
-          allowNegative={false}
+        <DaysInput
           value={days}
           onChange={(value) => {
             setDays(value);

@@ -1,9 +1,10 @@
-import { Modal, NumberInput, Stack, Text } from '@mantine/core';
+import { Modal, Stack, Text } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { GrantDays } from '../../../contract/courses';
 import { validation } from '../../../contract/messages';
 import { formatDMY } from '../ui/format';
 import { FormActions } from '../ui/FormActions';
+import { DaysInput } from './DaysInput';
 
 const DAY_MS = 86_400_000;
 
@@ -46,14 +47,10 @@ function DaysForm({ request, pending, onSubmit, onClose }: DaysModalProps & { re
         <Text size="sm">
           <b>{request.studentName}</b> ({request.rollno}) · {request.courseLabel}
         </Text>
-        <NumberInput
+        <DaysInput
           label="Days"
           description="Added to the later of today and the current expiry."
           data-autofocus
-          min={1}
-          max={3650}
-          allowDecimal={false}
-          allowNegative={false}
           value={days}
           onChange={(value) => {
             setDays(value);

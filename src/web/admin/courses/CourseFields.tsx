@@ -1,10 +1,11 @@
 import '@mantine/dates/styles.css';
-import { NumberInput, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import { NumberInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { schemaResolver, useForm, type UseFormReturnType } from '@mantine/form';
 import { IconCalendar } from '@tabler/icons-react';
 import { CourseCreateBody, type AdminCourse } from '../../../contract/courses';
 import { ThumbnailInput } from '../ui/ThumbnailInput';
+import { DescriptionInput } from '../ui/DescriptionInput';
 
 export interface CourseFormValues {
   batch: number | string;
@@ -102,15 +103,7 @@ export function CourseFields({
         />
       </SimpleGrid>
       <TextInput label="Course name" withAsterisk key={form.key('name')} {...form.getInputProps('name')} />
-      <Textarea
-        label="Description"
-        withAsterisk
-        autosize
-        minRows={3}
-        maxRows={8}
-        key={form.key('description')}
-        {...form.getInputProps('description')}
-      />
+      <DescriptionInput key={form.key('description')} {...form.getInputProps('description')} />
       <ThumbnailInput
         value={form.getValues().thumbnail}
         onChange={(value) => form.setFieldValue('thumbnail', value)}

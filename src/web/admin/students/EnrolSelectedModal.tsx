@@ -1,4 +1,4 @@
-import { Modal, NumberInput, Select, Stack, Text } from '@mantine/core';
+import { Modal, Select, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { GrantDays } from '../../../contract/courses';
@@ -10,6 +10,7 @@ import { toast } from '../../ui/toast';
 import { enrolSummary } from '../access/AddStudentsModal';
 import { courseLabel } from '../ui/format';
 import { FormActions } from '../ui/FormActions';
+import { DaysInput } from '../access/DaysInput';
 
 const CHOOSE_COURSE = 'Please choose a course.';
 
@@ -64,12 +65,7 @@ function EnrolForm({ studentIds, onDone }: { studentIds: string[]; onDone(enroll
           nothingFoundMessage={courses.isPending ? 'Loading courses…' : 'No courses found.'}
           comboboxProps={{ withinPortal: true }}
         />
-        <NumberInput
-          label="Days of access"
-          min={1}
-          max={3650}
-          allowDecimal={false}
-          allowNegative={false}
+        <DaysInput
           value={days}
           onChange={(value) => {
             setDays(value);

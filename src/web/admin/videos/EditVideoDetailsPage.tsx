@@ -1,17 +1,12 @@
-import { Button, Image, Paper, Stack, Table, Text, Title } from '@mantine/core';
-import { IconCloudUpload, IconPencil } from '@tabler/icons-react';
+import { Button, Image, Paper, Table, Text, Title } from '@mantine/core';
+import { IconPencil } from '@tabler/icons-react';
 import { useState } from 'react';
-import { Link } from 'react-router';
 import type { AdminVideo } from '../../../contract/videos';
-import { adminToasts } from '../../../contract/messages';
 import { useAdminVideos } from '../../api/admin';
-import { Empty } from '../ui/Empty';
-import { Loaded } from '../ui/Loaded';
 import { PageHeader } from '../ui/PageHeader';
-import { TableSkeleton } from '../ui/TableSkeleton';
 import classes from '../ui/tables.module.css';
 import { EditVideoModal } from './EditVideoModal';
-import { groupVideos } from './group-videos';
+import { VideoGroups } from './VideoGroups';
 import { VideoStatusBadge } from './VideoStatusBadge';
 
 export const NOT_UPLOADED = 'Not uploaded';
@@ -82,46 +77,29 @@ export default function EditVideoDetailsPage() {
   const videos = useAdminVideos('edit', { pollWhileProcessing: true });
   const [editing, setEditing] = useState<AdminVideo | null>(null);
 
-  const body = (list: AdminVideo[]) =>
-    list.length === 0 ? (
-      <Empty title="No videos yet.">
-        <Button component={Link} to="/adminvideo" replace leftSection={<IconCloudUpload size={16} />}>
-          Upload Video
-        </Button>
-      </Empty>
-    ) : (
-      groupVideos(list).map((group) => (
-        <Paper
-          key={group.key}
-          withBorder
-          radius="md"
-          p={{ base: 'sm', sm: 'md' }}
-          component="section"
-          aria-label={group.title}
-        >
-          <Title order={2} size="h4" mb="sm">
-            {group.title}
-          </Title>
-          <VideoTable videos={group.videos} onEdit={setEditing} />
-        </Paper>
-      ))
-    );
-
   return (
     <>
       <PageHeader
         title="Edit Video Details"
         description="Title, description, thumbnail and course of each video."
       />
-      <Stack gap="lg">
-        <Loaded
-          query={videos}
-          failure={adminToasts.videosFailed}
-          loading={<TableSkeleton rows={5} label="Loading videos" />}
-        >
-          {body}
-        </Loaded>
-      </Stack>
+      <VideoGroups query={videos} gap="lg">
+        {(group) => (
+          <Paper
+            key={group.key}
+            withBorder
+            radius="md"
+            p={{ base: 'sm', sm: 'md' }}
+            component="section"
+            aria-label={group.title}
+          >
+            <Title order={2} size="h4" mb="sm">
+              {group.title}
+            </Title>
+            <VideoTable videos={group.videos} onEdit={setEditing} />
+          </Paper>
+        )}
+      </VideoGroups>
       <EditVideoModal video={editing} onClose={() => setEditing(null)} />
     </>
   );

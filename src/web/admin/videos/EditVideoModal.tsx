@@ -1,4 +1,4 @@
-import { Modal, Select, Stack, Textarea, TextInput } from '@mantine/core';
+import { Modal, Select, Stack, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -10,6 +10,7 @@ import { toast } from '../../ui/toast';
 import { courseLabel } from '../ui/format';
 import { ThumbnailInput } from '../ui/ThumbnailInput';
 import { FormActions } from '../ui/FormActions';
+import { DescriptionInput } from '../ui/DescriptionInput';
 
 interface VideoFormValues {
   title: string;
@@ -66,15 +67,7 @@ function EditVideoForm({ video, onDone }: { video: AdminVideo; onDone(): void })
           key={form.key('title')}
           {...form.getInputProps('title')}
         />
-        <Textarea
-          label="Description"
-          withAsterisk
-          autosize
-          minRows={3}
-          maxRows={8}
-          key={form.key('description')}
-          {...form.getInputProps('description')}
-        />
+        <DescriptionInput key={form.key('description')} {...form.getInputProps('description')} />
         <ThumbnailInput
           value={form.getValues().thumbnail}
           onChange={(value) => form.setFieldValue('thumbnail', value)}

@@ -8,7 +8,6 @@ import {
   SimpleGrid,
   Stack,
   Text,
-  Textarea,
   TextInput,
 } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
@@ -31,6 +30,7 @@ import { UploadProgressModal, type OverlayState } from '../upload/UploadProgress
 import { useChunkedUpload } from '../upload/use-chunked-upload';
 import { RecentUploads } from './RecentUploads';
 import { FormActions } from '../ui/FormActions';
+import { DescriptionInput } from '../ui/DescriptionInput';
 
 interface UploadFormValues {
   title: string;
@@ -150,15 +150,7 @@ export default function UploadVideoPage() {
         <form noValidate onSubmit={form.onSubmit((values) => void submit(values))}>
           <Stack>
             <TextInput label="Title" withAsterisk key={form.key('title')} {...form.getInputProps('title')} />
-            <Textarea
-              label="Description"
-              withAsterisk
-              autosize
-              minRows={3}
-              maxRows={8}
-              key={form.key('description')}
-              {...form.getInputProps('description')}
-            />
+            <DescriptionInput key={form.key('description')} {...form.getInputProps('description')} />
             <ThumbnailInput
               value={form.getValues().thumbnail}
               onChange={(value) => form.setFieldValue('thumbnail', value)}
