@@ -1,16 +1,21 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Test tiers (docs/ARCHITECTURE.md): `unit` and `web` are fast and self-contained; `integration`
+ * runs the real app over HTTP on PGlite and PostgreSQL (`*.int.test.ts` beside the module, and the
+ * authorization matrix and fuzzer in test/security); `faults` kills and starves real processes;
+ * `scale` is the evening rush and the multi-node test (`npm run test:scale`, not part of `npm test`).
+ */
 export default defineConfig({
   test: {
     projects: [
       {
         test: {
-          name: 'server',
+          name: 'unit',
           environment: 'node',
           include: ['src/server/**/*.test.ts', 'src/contract/**/*.test.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          exclude: ['**/*.int.test.ts'],
         },
       },
       {
@@ -21,6 +26,34 @@ export default defineConfig({
           include: ['src/web/**/*.test.{ts,tsx}'],
           setupFiles: ['src/web/test-setup.ts'],
           testTimeout: 15_000,
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          environment: 'node',
+          include: ['src/**/*.int.test.ts', 'test/security/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'faults',
+          environment: 'node',
+          include: ['test/faults/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'scale',
+          environment: 'node',
+          include: ['test/scale/**/*.scale.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
         },
       },
     ],

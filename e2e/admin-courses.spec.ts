@@ -129,7 +129,7 @@ test.describe('admin: courses, students and course access', () => {
       await expect(page.getByLabel('Course name')).toHaveValue('');
       await adminShots(page, 'admin-create-course');
 
-      // The same code in the same batch is refused by the server, in its words.
+      // The same code in the same batch is refused: the catalogue's toast, and the server's reason by the form.
       await page.getByRole('textbox', { name: 'Batch' }).fill('12');
       await page.getByLabel('Course code').fill('fswd');
       await page.getByLabel('Course name').fill('Duplicate');
@@ -137,7 +137,11 @@ test.describe('admin: courses, students and course access', () => {
       await pickDay(page, 'Start date', 1);
       await pickDay(page, 'End date', 2);
       await page.getByRole('button', { name: 'Create Course' }).click();
-      await expect(toastWith(page, 'This course code is already used in this batch.')).toBeVisible();
+      await expect(toastWith(page, 'Failed to create course.')).toBeVisible();
+      await expect(
+        page.getByRole('alert').filter({ hasText: 'This course code is already used in this batch.' }),
+      ).toBeVisible();
+      await adminShots(page, 'admin-create-course-refused');
     });
 
     await test.step('the dashboard lists it with dd/mm/yyyy dates; phones get cards to the course page', async () => {
@@ -223,22 +227,39 @@ test.describe('admin: courses, students and course access', () => {
       await adminShots(page, 'admin-students');
     });
 
-    await test.step('course access: add the third student, extend, revoke with a reason, grant again', async () => {
+    await test.step('course access: the third student is Unassigned until granted a course', async () => {
       await openScreen(page, lectern, '/editcourse', 'Course Access Management');
       await expect(page.getByRole('heading', { name: group })).toBeVisible();
+      const unassigned = page.getByRole('region', { name: 'Unassigned' });
+      await expect(unassigned.getByRole('heading', { name: 'Unassigned' })).toBeVisible();
+      await expect(unassigned.getByRole('row').filter({ hasText: 'FS24-003' })).toContainText('Meera Iyer');
+      await expect(unassigned.getByRole('row').filter({ hasText: 'FS24-001' })).toHaveCount(0);
+      await adminShots(page, 'admin-course-access-unassigned');
+      await unassigned.getByRole('button', { name: 'Grant a course to Meera Iyer (FS24-003)' }).click();
+      const grantCourse = page.getByRole('dialog', { name: 'Grant a course to Meera Iyer (FS24-003)' });
+      await grantCourse.getByRole('combobox', { name: 'Course' }).click();
+      await page.getByRole('option', { name: `${course} - Batch 12` }).click();
+      await grantCourse.getByLabel('Days of access').fill('14');
+      await grantCourse.getByRole('button', { name: 'Enrol' }).click();
+      await expect(
+        toastWith(page, 'Access granted/extended successfully! 1 student enrolled.'),
+      ).toBeVisible();
+      await expect(accessRow(page, group, 'FS24-003')).toContainText('in 14 days');
+      await expect(unassigned).toHaveCount(0);
+    });
+
+    await test.step('course access: add students, extend, revoke with a reason, grant again', async () => {
       await page.getByRole('button', { name: `Add students to ${group}` }).click();
       const add = page.getByRole('dialog', { name: 'Add students' });
       await add.getByRole('button', { name: 'Enrol' }).click();
       await expect(add.getByText('No students selected')).toBeVisible();
       await add.getByRole('combobox', { name: 'Students' }).fill('Meera');
       await page.getByRole('option', { name: 'FS24-003 · Meera Iyer' }).click();
-      await add.getByLabel('Days of access').fill('14');
+      await add.getByLabel('Days of access').fill('7');
       await adminShots(page, 'admin-course-access-add');
       await add.getByRole('button', { name: 'Enrol 1 student' }).click();
-      await expect(
-        toastWith(page, 'Access granted/extended successfully! 1 student enrolled.'),
-      ).toBeVisible();
-      await expect(accessRow(page, group, 'FS24-003')).toContainText('in 14 days');
+      await expect(toastWith(page, 'Access granted/extended successfully! 1 extended.')).toBeVisible();
+      await expect(accessRow(page, group, 'FS24-003')).toContainText('in 21 days');
 
       const asha = accessRow(page, group, 'FS24-001');
       await expect(asha).toContainText('Active');

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { TestClient } from '../src/server/testing/http-client';
+import { TestClient } from '../test/support/http-client';
 import { adminShots, adminSignIn, chooseFile, makeUploadClip, openScreen, toastWith } from './admin-setup';
 import { startLectern, type Lectern } from './lectern';
 import { activateStudent, AdminApi, type CreatedStudent } from './student-setup';

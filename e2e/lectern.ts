@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { TestSmtpServer } from '../src/server/testing/smtp';
+import { TestSmtpServer } from '../test/support/smtp';
 
 export interface Lectern {
   url: string;

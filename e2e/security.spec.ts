@@ -1,6 +1,6 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { serverMessages } from '../src/contract/messages';
-import { TestClient } from '../src/server/testing/http-client';
+import { TestClient } from '../test/support/http-client';
 import { startLectern, type Lectern } from './lectern';
 import { startAttackerSite, type AttackerSite } from './security-attacker';
 import {

@@ -3,7 +3,7 @@ import { mkdir, readFile, rename, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { TestClient } from '../src/server/testing/http-client';
+import { TestClient } from '../test/support/http-client';
 import type { Lectern } from './lectern';
 
 const run = promisify(execFile);

@@ -4,7 +4,7 @@ import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../testing/processes';
+import { freePort } from './processes';
 
 const run = promisify(execFile);
 

@@ -120,7 +120,9 @@ export const playbackRows: Row[] = [
       },
       {
         // Allowed by the cached decision, missing on disk: the fast path's own 404.
-        name: 'segment beyond the last, own token, fast path',
+        // The fast path hands a segment its remembered store lacks to the route, which asks the
+        // database afresh (the video may have moved to another store): the route answers the 404.
+        name: 'segment beyond the last, own token, fast path declines to the route',
         request: (_w, role, state) => ({
           method: 'GET',
           path: (state.playback[role]?.segment ?? withoutToken(state.playback.student!.segment)).replace(
@@ -134,7 +136,7 @@ export const playbackRows: Row[] = [
           expect(reply.json).toEqual({ message: 'Video not found.' });
           expect(reply.headers.get('x-content-type-options')).toBe('nosniff');
           expect(reply.headers.get('cross-origin-resource-policy')).toBe('same-origin');
-          expect(reply.headers.get('content-security-policy')).toBeNull();
+          expect(reply.headers.get('content-security-policy')).not.toBeNull();
         },
       },
       {

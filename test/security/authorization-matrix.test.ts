@@ -2,9 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callAs, leakIn, othersData, type MatrixState, type Row } from './matrix-kit';
 import { adminApiRows, adminVideoRows, signOutRows, studentApiRows } from './matrix-rows-api';
 import { deleteRows, playbackRows, uploadRows } from './matrix-rows-stream';
-import { buildWorld, ROLES, type World } from './world';
+import { routes } from '../../src/contract/routes';
+import { defaultCases, keeps, type Promised } from './matrix-defaults';
+import { buildWorld, ROLES, type Role, type World } from './world';
 
-/** Every route, in the order the matrix calls them (later rows use what earlier ones made). */
+/**
+ * Hand-written cases beyond the defaults the table gives every route (matrix-defaults.ts): real ids,
+ * real answers and leak checks, in the order the matrix calls them (later rows use what earlier ones
+ * made).
+ */
 const MATRIX: Row[] = [
   ...studentApiRows,
   ...adminApiRows,
@@ -25,15 +31,34 @@ describe('authorization matrix', () => {
   }, 120_000);
   afterAll(() => world?.media.close());
 
-  it('has a row for every route Fastify registered and none for a route that is gone', () => {
+  it('knows every route Fastify registered from the route table, and each hand-written row names one', () => {
     const registered = world.media.server.app.registeredRoutes;
     const gets = new Set(registered.filter((r) => r.method === 'GET').map((r) => r.url));
     // HEAD twins of GET routes run the GET handler: the matrix sends HEAD beside every GET case.
-    const routes = registered
+    const served = registered
       .filter((r) => !(r.method === 'HEAD' && gets.has(r.url)))
       .map((r) => `${r.method} ${r.url}`);
-    expect(MATRIX.map((row) => row.route).sort()).toEqual([...new Set(routes)].sort());
+    expect([...new Set(served)].sort()).toEqual(Object.keys(routes).sort());
+    expect(MATRIX.map((row) => row.route).filter((route) => !(route in routes))).toEqual([]);
+    const unexplained = Object.entries(routes).filter(
+      ([, entry]) => (entry.auth === 'public' || entry.auth === 'token') && !('why' in entry),
+    );
+    expect(unexplained.map(([route]) => route)).toEqual([]);
   });
+
+  it('answers every route of the table as its auth level says: signed out 401, other roles 403', async () => {
+    const failures: string[] = [];
+    for (const { route, call, expect: promised } of defaultCases()) {
+      for (const [role, wanted] of Object.entries(promised) as [Role, Promised][]) {
+        for (const method of call.method === 'GET' ? ['GET', 'HEAD'] : [call.method]) {
+          const reply = await callAs(world, role, { ...call, method });
+          if (!keeps(wanted, reply.status))
+            failures.push(`${method} ${route} as ${role}: ${reply.status}, expected ${wanted}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 60_000);
 
   it("answers every route as the table says for every role, and never shows a student someone else's data", async () => {
     const state: MatrixState = { playback: {} };

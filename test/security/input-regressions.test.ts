@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PNG_DATA_URL } from '../courses/test-fixtures';
-import { nullCharacterAt } from '../errors';
-import { mediaMessages } from '../../contract/media';
-import { listFiles, sendChunk } from '../media/testing/media-kit';
-import { testEngines } from '../testing/databases';
-import type { TestClient } from '../testing/http-client';
-import { TestServer } from '../testing/test-server';
+import { PNG_DATA_URL } from '../support/course-fixtures';
+import { nullCharacterAt } from '../../src/server/errors';
+import { mediaMessages } from '../../src/contract/media';
+import { listFiles, sendChunk } from '../support/media-kit';
+import { testEngines } from '../support/databases';
+import type { TestClient } from '../support/http-client';
+import { TestServer } from '../support/test-server';
 import { describeChanges, takeSnapshot } from './state-snapshot';
 
 /** Inputs the fuzzer found answered with 500; each must be a 400 that changes nothing. */

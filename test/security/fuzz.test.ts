@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testEngines } from '../testing/databases';
+import { testEngines } from '../support/databases';
 import { examplesFor, requestTo } from './fuzz-inputs';
 import { FUZZ_ROLES, FuzzHarness } from './fuzz-harness';
 import type { Call } from './matrix-kit';

@@ -4,8 +4,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { NGINX_PATH } from '../media/testing/nginx';
-import { freePort } from '../testing/processes';
+import { NGINX_PATH } from '../support/nginx';
+import { freePort } from '../support/processes';
 
 export interface WorkerProcess {
   child: ChildProcess;
@@ -50,9 +50,9 @@ export interface Balancer {
 }
 
 /**
- * nginx round-robin over `nodes` (HOST:PORT), proxying as docs/nginx-offload.conf does, except that
- * upload requests stick to one node per session (the one-writer lock of an upload is per process).
- * Logs the upstream of each request so a test can see both nodes served.
+ * nginx round-robin over `nodes` (HOST:PORT), proxying as docs/nginx-offload.conf does, uploads
+ * included: nothing sticks to a node (an upload's one-writer lease lives in the database). Logs the
+ * upstream of each request so a test can see both nodes served.
  */
 export async function startBalancer(nodes: string[]): Promise<Balancer> {
   const dir = await mkdtemp(path.join(tmpdir(), 'lectern-lb-'));
@@ -85,19 +85,11 @@ http {
 ${servers}
         keepalive 32;
     }
-    upstream lectern_by_session {
-        hash $cookie_token$http_authorization consistent;
-${servers}
-        keepalive 32;
-    }
     server {
         listen 127.0.0.1:${port};
         client_max_body_size 0;
         location / {
             proxy_pass http://lectern;${proxy}
-        }
-        location ~ ^/stream/upload {
-            proxy_pass http://lectern_by_session;${proxy}
         }
     }
 }
@@ -142,6 +134,7 @@ ${servers}
 /** Why this machine cannot run the scale-out test, or undefined when it can. */
 export async function missingInfrastructure(redisUrl: string): Promise<string | undefined> {
   if (!existsSync(NGINX_PATH)) return `no nginx at ${NGINX_PATH} (Debian package nginx, or set NGINX_PATH)`;
+  if (!process.env.S3_ENDPOINT) return 'no S3 server (eval "$(../shared/tools/s3-server/start)")';
   const redis = new Redis(redisUrl, {
     lazyConnect: true,
     maxRetriesPerRequest: 0,

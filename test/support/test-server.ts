@@ -4,13 +4,14 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { createAdmin, createStudent } from '../accounts/users';
-import { buildApp, type AppOptions } from '../app';
-import { FakeClock } from '../clock';
-import { loadConfig } from '../config';
-import type { AppContext } from '../context';
-import { users } from '../db/schema';
-import { openRuntime, type Runtime } from '../runtime';
+import { afterAll, beforeAll } from 'vitest';
+import { createAdmin, createStudent } from '../../src/server/accounts/users';
+import { buildApp, type AppOptions } from '../../src/server/app';
+import { FakeClock } from '../../src/server/clock';
+import { loadConfig } from '../../src/server/config';
+import type { AppContext } from '../../src/server/context';
+import { users } from '../../src/server/db/schema';
+import { openRuntime, type Runtime } from '../../src/server/runtime';
 import { createTestDatabase, type TestDatabase } from './databases';
 import { TestClient } from './http-client';
 import { TestSmtpServer } from './smtp';
@@ -59,7 +60,7 @@ export class TestServer {
       ...options.env,
     });
     const runtime = await openRuntime(config, { clock });
-    const app = await buildApp(runtime.ctx, options.app);
+    const app = await buildApp(runtime.ctx, { checkResponses: true, ...options.app });
     await app.listen({ port: 0, host: '127.0.0.1' });
     return new TestServer(app, runtime.ctx, smtp, clock, runtime, database, dataDir);
   }
@@ -137,4 +138,38 @@ export class TestServer {
     await this.database.drop();
     await rm(this.dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * What a describe block's beforeAll makes, usable by name before it exists: a stand-in that forwards
+ * to the value once `set` (so a suite reads `server.client()`, not `env.server.client()`).
+ */
+export function later<T extends object>(what: string): T & { set(value: T): void } {
+  let real: T | undefined;
+  return new Proxy({} as T & { set(value: T): void }, {
+    get(_, key) {
+      if (key === 'set') return (value: T) => void (real = value);
+      if (!real) throw new Error(`${what} is made in beforeAll; use it inside a test or hook`);
+      const value = Reflect.get(real, key, real) as unknown;
+      return typeof value === 'function' ? value.bind(real) : value;
+    },
+  });
+}
+
+/** A TestServer for the enclosing describe block: started before its tests, closed after them. */
+export function suiteServer(options: TestServerOptions): TestServer {
+  const server = later<TestServer>('The suite server');
+  beforeAll(async () => server.set(await TestServer.start(options)));
+  afterAll(() => server.close());
+  return server;
+}
+
+/** A client signed in as a new admin of a suite server (made in beforeAll); `id` is the admin's. */
+export function suiteAdmin(server: TestServer): TestClient & { id: string } {
+  const admin = later<TestClient & { id: string }>('The suite admin');
+  beforeAll(async () => {
+    const signedIn = await server.adminClient();
+    admin.set(Object.assign(signedIn.client, { id: signedIn.admin.id }));
+  });
+  return admin;
 }

@@ -1,8 +1,8 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { listFiles } from '../media/testing/media-kit';
+import type { Db } from '../../src/server/db/client';
+import { listFiles } from '../support/media-kit';
 
 /** Every row of every table (sorted, as JSON) and every file under DATA_DIR with its size. */
 export interface Snapshot {
@@ -13,7 +13,7 @@ export interface Snapshot {
 const tableNamesOf = new WeakMap<Db, string[]>();
 
 async function rowsOf(db: Db, query: ReturnType<typeof sql>): Promise<Record<string, unknown>[]> {
-  const result = (await db.execute(query)) as unknown as { rows: Record<string, unknown>[] };
+  const result = await db.execute(query);
   return result.rows;
 }
 

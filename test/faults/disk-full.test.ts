@@ -1,7 +1,7 @@
 import { open, readdir, readFile, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { TestClient } from '../testing/http-client';
+import type { TestClient } from '../support/http-client';
 import {
   checksumOf,
   decodeHls,
@@ -12,16 +12,14 @@ import {
   sha256,
   uploadAll,
   uploadVideo,
-} from '../media/testing/media-kit';
-import { mountSmallDisk, type SmallDisk } from './small-disk';
+} from '../support/media-kit';
+import { describeWhenReady } from '../support/preconditions';
+import { mountSmallDisk, type SmallDisk } from '../support/small-disk';
 
 const CHUNK = 256 * 1024;
 
 const disk = await mountSmallDisk(24 * 1024 * 1024);
-const skip = 'skip' in disk ? disk.skip : undefined;
-if (skip) console.warn(`[faults] disk-full test skipped: ${skip}`);
-
-describe.skipIf(skip !== undefined)('the disk filling up during an upload', () => {
+describeWhenReady('the disk filling up during an upload', 'skip' in disk ? disk.skip : undefined, () => {
   const small = disk as SmallDisk;
   let media: MediaTestServer;
   let admin: TestClient;

@@ -19,7 +19,6 @@ export interface Reply {
   /** The body as text (binary bodies as latin1, so byte patterns survive). */
   text: string;
   /** Parsed JSON bodies are read loosely, as in the other API tests. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   json: any;
 }
 

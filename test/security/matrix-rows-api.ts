@@ -133,7 +133,14 @@ export const studentApiRows: Row[] = [
     route: 'POST /api/progress',
     cases: [
       {
+        name: 'old client',
         request: (w) => post('/api/progress', { videoId: w.a1.id, position: 1, watched: 1 }),
+        expect: studentsOnly({ student: 200 }),
+      },
+      {
+        name: 'with ranges',
+        request: (w) =>
+          post('/api/progress', { videoId: w.a1.id, position: 2, watched: 0, ranges: [[1, 2]], rate: 1 }),
         expect: studentsOnly({ student: 200 }),
       },
     ],
@@ -213,7 +220,7 @@ export const adminApiRows: Row[] = [
             startdate: '2026-02-01',
             enddate: '2026-06-30',
           }),
-        expect: adminOnly(201),
+        expect: adminOnly(200),
       },
     ],
   },
@@ -385,6 +392,50 @@ export const adminVideoRows: Row[] = [
   {
     route: 'GET /api/admin/students/:studentId/history',
     cases: [{ request: (w) => get(`/api/admin/students/${w.people.spare.id}/history`), expect: adminOnly() }],
+  },
+  {
+    route: 'GET /api/admin/analytics/videos/:videoId',
+    cases: [
+      { name: 'json', request: (w) => get(`/api/admin/analytics/videos/${w.a1.id}`), expect: adminOnly() },
+      {
+        name: 'csv',
+        request: (w) => get(`/api/admin/analytics/videos/${w.a1.id}?format=csv`),
+        expect: adminOnly(),
+        check: (reply) => {
+          if (reply.status === 200) expect(reply.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+        },
+      },
+    ],
+  },
+  {
+    route: 'GET /api/admin/analytics/courses/:courseId',
+    cases: [
+      {
+        name: 'json',
+        request: (w) => get(`/api/admin/analytics/courses/${w.courseA}?filter=at-risk`),
+        expect: adminOnly(),
+      },
+      {
+        name: 'csv',
+        request: (w) => get(`/api/admin/analytics/courses/${w.courseA}?format=csv`),
+        expect: adminOnly(),
+      },
+    ],
+  },
+  {
+    route: 'GET /api/admin/analytics/students/:studentId',
+    cases: [
+      {
+        name: 'json',
+        request: (w) => get(`/api/admin/analytics/students/${w.people.student.id}`),
+        expect: adminOnly(),
+      },
+      {
+        name: 'csv',
+        request: (w) => get(`/api/admin/analytics/students/${w.people.student.id}?format=csv`),
+        expect: adminOnly(),
+      },
+    ],
   },
 ];
 

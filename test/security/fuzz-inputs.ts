@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { PNG_DATA_URL } from '../courses/test-fixtures';
+import { PNG_DATA_URL } from '../support/course-fixtures';
+import { routes, type RouteKey } from '../../src/contract/routes';
 import type { Call } from './matrix-kit';
 import type { World } from './world';
 
@@ -81,14 +82,18 @@ export function poolOf(world: World, playback: string[], doomed: [string, string
   };
 }
 
-/** Field names the contract uses anywhere: generated objects pick from these, so schemas see near misses. */
-const FIELDS = [
-  'username', 'password', 'otp', 'newpassword', 'courseId', 'courseid', 'videoId', 'studentId', 'studentIds',
-  'position', 'watched', 'batch', 'coursecode', 'courseCode', 'name', 'description', 'thumbnail', 'startdate',
-  'enddate', 'startDate', 'endDate', 'days', 'accessexpiration', 'accessrevokedreason', 'title', 'url',
-  'duration', 'rollnos', 'courses', 'course', 'rollno', 'email', 'csv', 'q', 'page', 'pageSize', 'fileName',
-  'start', 'checksum', 't',
-]; // prettier-ignore
+/** The field names of a route's body, query, multipart and header schemas in the route table. */
+export function fieldsOf(route: string): string[] {
+  const entry = routes[route as RouteKey] as Record<string, unknown> | undefined;
+  if (!entry) return [];
+  return ['body', 'query', 'multipart', 'headers'].flatMap((part) => {
+    const schema = entry[part] as { shape?: Record<string, unknown> } | undefined;
+    return schema?.shape ? Object.keys(schema.shape) : [];
+  });
+}
+
+/** Field names the table's request schemas use anywhere: generated objects pick from these, so schemas see near misses. */
+const FIELDS = [...new Set(Object.keys(routes).flatMap(fieldsOf))];
 const ODD_KEYS = ['__proto__', 'constructor', 'prototype', '', ' ', 'toString', '$where', '0', '_id'];
 
 /** Text meant to break things: control and null characters, markup, SQL, huge, odd Unicode. */
@@ -152,7 +157,7 @@ export function seedBodies(pool: FuzzPool): Record<string, Record<string, unknow
     'POST /api/password/forgot': { username: 'squenby' },
     'POST /api/videos': { courseId: courseA },
     'POST /api/rollno': { courseId: courseA },
-    'POST /api/progress': { videoId: a1, position: 1, watched: 1 },
+    'POST /api/progress': { videoId: a1, position: 1, watched: 1, ranges: [[0, 1]], rate: 1 },
     'POST /api/admin/course/create': {
       batch: 4, coursecode: 'FZ1', name: 'Fuzz', description: 'Fuzzed.', startdate: '2026-01-01', enddate: '2026-02-01', thumbnail: PNG_DATA_URL,
     }, // prettier-ignore
@@ -315,6 +320,8 @@ const query = (pool: FuzzPool): fc.Arbitrary<string> =>
         '?fileName=a&fileName=b',
         '?page=0',
         '?pageSize=1e9',
+        '?format=csv',
+        '?format=csv&filter=at-risk&sort=lastActivity&order=desc',
       ),
     },
   );
@@ -462,7 +469,9 @@ export function requestTo(route: string, pool: FuzzPool): fc.Arbitrary<Call> {
           }
           return body;
         })
-    : fc.dictionary(fc.constantFrom(...FIELDS, ...ODD_KEYS), nastyValue(pool), { maxKeys: 6 });
+    : fc.dictionary(fc.constantFrom(...fieldsOf(route), ...FIELDS, ...ODD_KEYS), nastyValue(pool), {
+        maxKeys: 6,
+      });
   const body: fc.Arbitrary<Partial<Call>> = fc.oneof(
     { weight: 5, arbitrary: mutated.map((json) => ({ json })) },
     { weight: 2, arbitrary: nastyValue(pool).map((json) => ({ json })) },
@@ -489,6 +498,8 @@ function realPath(method: string, template: string, pool: FuzzPool): string {
   const real: Record<string, string> = {
     id: method === 'DELETE' ? pool.named.doomedMedia : pool.named.a1,
     studentId: pool.named.spare,
+    videoId: pool.named.a1,
+    courseId: pool.named.courseA,
     rendition: 'v180',
     file: template.startsWith('/thumbnails') ? pool.segments.at(-1)! : 'index.m3u8',
   };

@@ -10,6 +10,9 @@ export interface TestDatabase {
 
 /** The engines API tests run on: in-memory PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export function testEngines(): ('pglite' | 'postgres')[] {
+  if (process.env.CI && !process.env.TEST_DATABASE_URL) {
+    throw new Error('CI runs the API tests on PostgreSQL too: set TEST_DATABASE_URL');
+  }
   return process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 }
 

@@ -7,7 +7,7 @@
  * block CI without saying anything about the code.
  */
 import { describe, expect, it } from 'vitest';
-import { API_KINDS, API_P99_TARGET_MS, runRush } from '../../../bench/rush';
+import { API_KINDS, API_P99_TARGET_MS, runRush } from '../../bench/rush';
 
 describe('the evening rush on this machine', () => {
   it('serves 300 viewers at playback pace with no errors and no stalls', async () => {

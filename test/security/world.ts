@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { eq, inArray } from 'drizzle-orm';
-import { createStudent } from '../accounts/users';
-import { PNG_DATA_URL } from '../courses/test-fixtures';
-import { users } from '../db/schema';
-import { makeClip, MediaTestServer, uploadVideo } from '../media/testing/media-kit';
-import type { TestServerOptions } from '../testing/test-server';
+import { createStudent } from '../../src/server/accounts/users';
+import { PNG_DATA_URL } from '../support/course-fixtures';
+import { users } from '../../src/server/db/schema';
+import { makeClip, MediaTestServer, uploadVideo } from '../support/media-kit';
+import type { TestServerOptions } from '../support/test-server';
 
 /** Who calls a route in the matrix and the fuzzer. */
 export const ROLES = ['anonymous', 'student', 'firstLogin', 'otherCourse', 'revoked', 'admin'] as const;
