@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { EntityId, GrantDays, type CourseAccessState } from './courses';
+import { IsoTime, MessageResponse } from './auth';
+import { accessFields, AccessStateField, EntityId, GrantDays } from './courses';
 import { adminMessages, validation } from './messages';
 import { NewStudent } from './students';
-import { MAX_STUDENTS_PER_CALL } from './videos';
+import { CourseRef, DropdownStudent, MAX_STUDENTS_PER_CALL } from './videos';
 
 export const STUDENT_PAGE_SIZE = 50;
 export const STUDENT_PAGE_SIZE_MAX = 200;
@@ -10,10 +11,17 @@ export const STUDENT_PAGE_SIZE_MAX = 200;
 const positiveInt = (fallback: number, max: number) =>
   z.preprocess((v) => (v === undefined || v === '' ? fallback : Number(v)), z.number().int().min(1).max(max));
 
-/** GET /api/admin/students: search (roll number, name, e-mail or username) and/or filter by course, paginated. */
+/**
+ * GET /api/admin/students: search (roll number, name, e-mail or username) and/or filter by course,
+ * or `unassigned=true` for students enrolled in no course; paginated.
+ */
 export const StudentListQuery = z.object({
   q: z.string().trim().max(100).optional(),
   courseId: EntityId('courseId').optional(),
+  unassigned: z
+    .enum(['true', 'false'], { error: 'Invalid or missing field: unassigned' })
+    .optional()
+    .transform((v) => v === 'true'),
   page: positiveInt(1, 100_000),
   pageSize: positiveInt(STUDENT_PAGE_SIZE, STUDENT_PAGE_SIZE_MAX),
 });
@@ -40,73 +48,95 @@ export const EnrolStudentsBody = z.object({
 export type EnrolStudentsBody = z.infer<typeof EnrolStudentsBody>;
 
 /** One course of a student in the student list. */
-export interface StudentCourseAccess {
-  courseId: string;
-  name: string;
-  batch: number;
-  /** ISO timestamp. */
-  accessexpiration: string;
-  accessrevoked: boolean;
-  accessrevokedreason: string | null;
-  access: CourseAccessState;
-}
+export const StudentCourseAccess = z.strictObject({
+  courseId: z.string(),
+  name: z.string(),
+  batch: z.number().int(),
+  ...accessFields,
+  access: AccessStateField,
+});
+export type StudentCourseAccess = z.infer<typeof StudentCourseAccess>;
 
-export interface AdminStudent {
-  _id: string;
-  rollno: string;
-  name: string;
-  email: string;
-  username: string;
+/** A student account as the back office names it: the dropdown fields and the username. */
+export const StudentAccount = DropdownStudent.extend({ username: z.string() });
+
+export const AdminStudent = StudentAccount.extend({
   /** True until the student has chosen their own password. */
-  firstlogin: boolean;
-  /** ISO timestamp or null when never signed in. */
-  lastSignInAt: string | null;
-  createdAt: string;
-  courses: StudentCourseAccess[];
-}
+  firstlogin: z.boolean(),
+  /** Null when never signed in. */
+  lastSignInAt: IsoTime.nullable(),
+  createdAt: IsoTime,
+  courses: z.array(StudentCourseAccess),
+});
+export type AdminStudent = z.infer<typeof AdminStudent>;
 
-export interface StudentListResponse {
-  students: AdminStudent[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
+export const StudentListResponse = z.strictObject({
+  students: z.array(AdminStudent),
+  total: z.number().int().min(0),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type StudentListResponse = z.infer<typeof StudentListResponse>;
 
-export interface ImportPreviewRow {
-  line: number;
-  rollno: string;
-  name: string;
-  email: string;
-  username: string;
-  hasPassword: boolean;
-  problems: string[];
-}
+/** POST /students: the new student, and whether their initial password reached them. */
+export const AddStudentResponse = MessageResponse.extend({ student: AdminStudent, mailed: z.boolean() });
 
-export interface ImportPreviewResponse {
-  rows: ImportPreviewRow[];
-  fileProblems: string[];
-  valid: boolean;
-}
+export const ImportPreviewRow = StudentAccount.omit({ _id: true }).extend({
+  line: z.number().int(),
+  hasPassword: z.boolean(),
+  problems: z.array(z.string()),
+});
+export type ImportPreviewRow = z.infer<typeof ImportPreviewRow>;
 
-export type AccessAction =
-  'course.enrol' | 'course.grant' | 'course.extend' | 'course.revoke' | 'video.grant' | 'video.revoke';
+export const ImportPreviewResponse = z.strictObject({
+  rows: z.array(ImportPreviewRow),
+  fileProblems: z.array(z.string()),
+  valid: z.boolean(),
+});
+export type ImportPreviewResponse = z.infer<typeof ImportPreviewResponse>;
+
+/** POST /students/import: who was created, and the addresses their initial passwords did not reach. */
+export const ImportResult = MessageResponse.extend({
+  imported: z.number().int(),
+  students: z.array(StudentAccount),
+  mailFailures: z.array(z.string()),
+});
+export type ImportResult = z.infer<typeof ImportResult>;
+
+/** POST /students/enrol: how many were enrolled anew, granted again and extended. */
+export const EnrolResult = MessageResponse.extend({
+  enrolled: z.number().int(),
+  granted: z.number().int(),
+  extended: z.number().int(),
+});
+
+export const AccessAction = z.enum([
+  'course.enrol',
+  'course.grant',
+  'course.extend',
+  'course.revoke',
+  'video.grant',
+  'video.revoke',
+]);
+export type AccessAction = z.infer<typeof AccessAction>;
 
 /** One line of a student's access history, newest first. */
-export interface AccessHistoryEvent {
-  _id: string;
-  /** ISO timestamp. */
-  at: string;
-  action: AccessAction;
-  actor: { _id: string; name: string; username: string } | null;
-  course: { _id: string; name: string; batch: number } | null;
+export const AccessHistoryEvent = z.strictObject({
+  _id: z.string(),
+  at: IsoTime,
+  action: AccessAction,
+  actor: z.strictObject({ _id: z.string(), name: z.string(), username: z.string() }).nullable(),
+  course: CourseRef.nullable(),
   /** Present for video events; `_id` is null once the video was deleted. */
-  video: { _id: string | null; title: string } | null;
-  oldexpiration: string | null;
-  newexpiration: string | null;
-  reason: string | null;
-}
+  video: z.strictObject({ _id: z.string().nullable(), title: z.string() }).nullable(),
+  oldexpiration: IsoTime.nullable(),
+  newexpiration: IsoTime.nullable(),
+  reason: z.string().nullable(),
+});
+export type AccessHistoryEvent = z.infer<typeof AccessHistoryEvent>;
 
-export interface AccessHistoryResponse {
-  student: { _id: string; rollno: string; name: string; email: string };
-  events: AccessHistoryEvent[];
-}
+export const AccessHistoryResponse = z.strictObject({
+  student: DropdownStudent,
+  events: z.array(AccessHistoryEvent),
+});
+export type AccessHistoryResponse = z.infer<typeof AccessHistoryResponse>;

@@ -24,33 +24,37 @@ export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
 
 export const ForgotPasswordBody = z.object({ username: login });
 
-export interface MessageResponse {
-  message: string;
-}
+export const MessageResponse = z.strictObject({ message: z.string() });
+export type MessageResponse = z.infer<typeof MessageResponse>;
 
-export interface AuthCheckResponse {
-  valid: boolean;
-  role?: 'admin' | 'student';
-  firstlogin?: boolean;
-}
+export const AuthCheckResponse = z.strictObject({
+  valid: z.boolean(),
+  role: z.enum(['admin', 'student']).optional(),
+  firstlogin: z.boolean().optional(),
+});
+export type AuthCheckResponse = z.infer<typeof AuthCheckResponse>;
 
-export interface AdminCheckResponse {
-  valid: boolean;
-}
+export const AdminCheckResponse = z.strictObject({ valid: z.boolean() });
+export type AdminCheckResponse = z.infer<typeof AdminCheckResponse>;
 
-export interface ServerTimeResponse {
-  hour: number;
-  open: boolean;
+/** An ISO timestamp as the API writes it (`Date.toISOString()`). */
+export const IsoTime = z.iso.datetime();
+
+export const ServerTimeResponse = z.strictObject({
+  hour: z.number().int().min(0).max(23),
+  open: z.boolean(),
   /** ISO time the student surface next opens; null while open or when always open. */
-  opensAt: string | null;
+  opensAt: IsoTime.nullable(),
   /** ISO time it next closes; null while closed or when always open. */
-  closesAt: string | null;
-  timeZone: string;
+  closesAt: IsoTime.nullable(),
+  timeZone: z.string(),
   /** Opening hours as [from, to) hours of the day, or null when always open. */
-  hours: [number, number] | null;
-}
+  hours: z.tuple([z.number(), z.number()]).nullable(),
+});
+export type ServerTimeResponse = z.infer<typeof ServerTimeResponse>;
 
-export interface OtpSentResponse extends MessageResponse {
+export const OtpSentResponse = MessageResponse.extend({
   /** Seconds until another code may be requested. */
-  retryAfter: number;
-}
+  retryAfter: z.number().int(),
+});
+export type OtpSentResponse = z.infer<typeof OtpSentResponse>;

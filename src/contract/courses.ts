@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { adminMessages, validation } from './messages';
-import type { CourseProgress } from './progress';
+import type { CourseAccessState } from './access-policy';
+import { IsoTime } from './auth';
+import { CourseProgress } from './progress-schema';
 
 /** Thumbnails arrive as data URLs of a JPG or PNG of at most this many bytes. */
 export const THUMBNAIL_MAX_BYTES = 2 * 1024 * 1024;
@@ -52,48 +54,58 @@ export const Thumbnail = z
   .max(Math.ceil((THUMBNAIL_MAX_BYTES * 4) / 3) + 64, adminMessages.thumbnailTooLarge)
   .nullish();
 
-const courseFields = {
-  batch: Batch,
-  code: requiredText(validation.courseCode, 40),
-  name: requiredText(validation.courseName, 200),
-  description: requiredText(validation.courseDescription, 5_000),
-};
+const CourseCode = requiredText(validation.courseCode, 40);
+const CourseName = requiredText(validation.courseName, 200);
+const CourseDescription = requiredText(validation.courseDescription, 5_000);
 
-const datesInOrder = (start: string, end: string) => start <= end;
+/** The names an endpoint gives the course code and dates (SPEC.md section 7 spells them two ways). */
+interface CourseFieldNames {
+  code: string;
+  start: string;
+  end: string;
+}
+type CourseShape<N extends CourseFieldNames> = { batch: typeof Batch } & Record<
+  N['code'],
+  typeof CourseCode
+> & {
+    name: typeof CourseName;
+    description: typeof CourseDescription;
+    thumbnail: typeof Thumbnail;
+  } & Record<N['start'] | N['end'], typeof CourseDate>;
+
+/** The course form's fields in the form's order (the first problem is the one reported), dates in order. */
+function courseForm<const N extends CourseFieldNames, P extends z.ZodRawShape = Record<never, never>>(
+  names: N,
+  first?: P,
+) {
+  const shape = {
+    ...first,
+    batch: Batch,
+    [names.code]: CourseCode,
+    name: CourseName,
+    description: CourseDescription,
+    thumbnail: Thumbnail,
+    [names.start]: CourseDate,
+    [names.end]: CourseDate,
+  } as P & CourseShape<N>;
+  return z.object(shape).refine(
+    (course) => {
+      const dates = course as Record<string, string>;
+      return dates[names.start]! <= dates[names.end]!;
+    },
+    { message: validation.courseDateOrder, path: [names.start] },
+  );
+}
 
 /** POST /course/create (SPEC.md section 7: lower-case field names). */
-export const CourseCreateBody = z
-  .object({
-    batch: courseFields.batch,
-    coursecode: courseFields.code,
-    name: courseFields.name,
-    description: courseFields.description,
-    thumbnail: Thumbnail,
-    startdate: CourseDate,
-    enddate: CourseDate,
-  })
-  .refine((c) => datesInOrder(c.startdate, c.enddate), {
-    message: validation.courseDateOrder,
-    path: ['startdate'],
-  });
+export const CourseCreateBody = courseForm({ code: 'coursecode', start: 'startdate', end: 'enddate' });
 export type CourseCreateBody = z.infer<typeof CourseCreateBody>;
 
 /** POST /course/update (SPEC.md section 7: camelCase field names). */
-export const CourseUpdateBody = z
-  .object({
-    courseId: EntityId('courseId'),
-    batch: courseFields.batch,
-    courseCode: courseFields.code,
-    name: courseFields.name,
-    description: courseFields.description,
-    thumbnail: Thumbnail,
-    startDate: CourseDate,
-    endDate: CourseDate,
-  })
-  .refine((c) => datesInOrder(c.startDate, c.endDate), {
-    message: validation.courseDateOrder,
-    path: ['startDate'],
-  });
+export const CourseUpdateBody = courseForm(
+  { code: 'courseCode', start: 'startDate', end: 'endDate' },
+  { courseId: EntityId('courseId') },
+);
 export type CourseUpdateBody = z.infer<typeof CourseUpdateBody>;
 
 export const GrantDays = z.preprocess(
@@ -111,17 +123,32 @@ export const Instant = z
   .trim()
   .refine((v) => /^\d{4}-\d{2}-\d{2}/.test(v) && !Number.isNaN(Date.parse(v)), adminMessages.expiryInvalid);
 
+/** A JSON number or a numeric string: a count of days, not a date. */
+const isDayCount = (value: unknown) =>
+  typeof value === 'number' || (typeof value === 'string' && /^\s*[-+]?\d+(\.\d*)?\s*$/.test(value));
+
 /**
- * POST /course/grantaccess: `days` (added to the later of now and the current expiry, SPEC.md
- * section 9) or an explicit future `accessexpiration`. Enrols the student when not enrolled and
- * clears a revoke.
+ * `accessexpiration` of POST /course/grantaccess: the spec's number of days (a JSON number or a
+ * numeric string, as `days` takes it), or, as our extension, the new expiry as an ISO timestamp.
+ */
+export const AccessExpiration = z.unknown().transform((value, ctx): number | string => {
+  const parsed = isDayCount(value) ? GrantDays.safeParse(value) : Instant.safeParse(value);
+  if (parsed.success) return parsed.data;
+  ctx.addIssue({ code: 'custom', message: parsed.error.issues[0]!.message });
+  return z.NEVER;
+});
+
+/**
+ * POST /course/grantaccess: a number of days in `accessexpiration` (SPEC.md section 7) or `days`,
+ * added to the later of now and the current expiry (section 9); or an explicit future expiry in
+ * `accessexpiration`. Enrols the student when not enrolled and clears a revoke.
  */
 export const GrantCourseAccessBody = z
   .object({
     courseId: EntityId('courseId'),
     studentId: EntityId('studentId'),
     days: GrantDays.optional(),
-    accessexpiration: Instant.optional(),
+    accessexpiration: AccessExpiration.optional(),
   })
   .refine((b) => b.days !== undefined || b.accessexpiration !== undefined, {
     message: validation.grantDays,
@@ -147,70 +174,80 @@ export const StudentsDropdownBody = z.object({ courseid: EntityId('courseid') })
 /** GET /course/accesslist: all courses, or one with `?courseId=`. */
 export const AccessListQuery = z.object({ courseId: EntityId('courseId').optional() });
 
-/** A course as admins see it (SPEC.md section 3, "Course (admin)"). */
-export interface AdminCourse {
-  _id: string;
-  batch: number;
-  coursecode: string;
-  name: string;
-  description: string;
-  /** Cacheable image URL, or null when none was uploaded. */
-  thumbnail: string | null;
-  /** YYYY-MM-DD */
-  startdate: string;
-  /** YYYY-MM-DD */
-  enddate: string;
-  totalvideos: number;
-  /** Every enrolled student, whatever the state of their access. */
-  totalstudents: number;
-}
+/** A day as `YYYY-MM-DD`, as the API writes course dates. */
+const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
-export type CourseAccessState = 'active' | 'expired' | 'revoked';
+/** A course as admins see it (SPEC.md section 3, "Course (admin)"). */
+export const AdminCourse = z.strictObject({
+  _id: z.string(),
+  batch: z.number().int(),
+  coursecode: z.string(),
+  name: z.string(),
+  description: z.string(),
+  /** Cacheable image URL, or null when none was uploaded. */
+  thumbnail: z.string().nullable(),
+  startdate: Day,
+  enddate: Day,
+  totalvideos: z.number().int().min(0),
+  /** Every enrolled student, whatever the state of their access. */
+  totalstudents: z.number().int().min(0),
+});
+export type AdminCourse = z.infer<typeof AdminCourse>;
+
+/** The enrollment fields every access row carries (SPEC.md section 3). */
+export const accessFields = {
+  accessexpiration: IsoTime,
+  accessrevoked: z.boolean(),
+  accessrevokedreason: z.string().nullable(),
+};
+
+/** SPEC.md section 4's three states as the API names them (src/contract/access-policy.ts decides). */
+export const AccessStateField = z.enum([
+  'active',
+  'expired',
+  'revoked',
+]) satisfies z.ZodType<CourseAccessState>;
 
 /** A course as a student sees it on the dashboard (SPEC.md section 3, "Course (student list)"). */
-export interface StudentCourse {
-  courseId: string;
-  name: string;
-  description: string;
-  thumbnail: string | null;
-  batch: number;
-  startdate: string;
-  enddate: string;
-  /** ISO timestamp. */
-  accessexpiration: string;
-  accessrevoked: boolean;
-  accessrevokedreason: string | null;
+export const StudentCourse = z.strictObject({
+  courseId: z.string(),
+  name: z.string(),
+  description: z.string(),
+  thumbnail: z.string().nullable(),
+  batch: z.number().int(),
+  startdate: Day,
+  enddate: Day,
+  ...accessFields,
   /** SPEC.md section 4, decided by the server's clock. */
-  access: CourseAccessState;
+  access: AccessStateField,
   /** Videos completed of those the student may watch, and where "Continue" leads (beyond the spec). */
-  progress: CourseProgress;
-}
+  progress: CourseProgress,
+});
+export type StudentCourse = z.infer<typeof StudentCourse>;
 
 /** One enrolled student in the course access list. */
-export interface CourseAccessStudent {
-  studentid: string;
-  rollno: string;
-  name: string;
-  email: string;
-  /** ISO timestamp. */
-  accessexpiration: string;
-  accessrevoked: boolean;
-  accessrevokedreason: string | null;
-}
+export const CourseAccessStudent = z.strictObject({
+  studentid: z.string(),
+  rollno: z.string(),
+  name: z.string(),
+  email: z.string(),
+  ...accessFields,
+});
+export type CourseAccessStudent = z.infer<typeof CourseAccessStudent>;
 
 /** One course's group in GET /course/accesslist; courses without students have an empty list. */
-export interface CourseAccessListEntry {
-  courseId: string;
-  courseName: string;
-  batch: number;
-  students: CourseAccessStudent[];
-}
+export const CourseAccessListEntry = z.strictObject({
+  courseId: z.string(),
+  courseName: z.string(),
+  batch: z.number().int(),
+  students: z.array(CourseAccessStudent),
+});
+export type CourseAccessListEntry = z.infer<typeof CourseAccessListEntry>;
 
 /** The enrollment after a grant or revoke. */
-export interface CourseAccessResult {
-  courseId: string;
-  studentid: string;
-  accessexpiration: string;
-  accessrevoked: boolean;
-  accessrevokedreason: string | null;
-}
+export const CourseAccessResult = z.strictObject({
+  courseId: z.string(),
+  studentid: z.string(),
+  ...accessFields,
+});
+export type CourseAccessResult = z.infer<typeof CourseAccessResult>;

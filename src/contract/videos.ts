@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EntityId, requiredText, Thumbnail } from './courses';
+import { videoFields } from './media';
 import { adminMessages, validation } from './messages';
 
 export const MAX_STUDENTS_PER_CALL = 5_000;
@@ -66,30 +67,40 @@ export const DeleteVideoBody = z.object({ videoId: EntityId('videoId') });
 export const StudentsAccessBody = z.object({ videoId: EntityId('videoId'), courseId: EntityId('courseId') });
 
 /** A student in dropdowns (SPEC.md section 3). */
-export interface DropdownStudent {
-  _id: string;
-  rollno: string;
-  name: string;
-  email: string;
-}
+export const DropdownStudent = z.strictObject({
+  _id: z.string(),
+  rollno: z.string(),
+  name: z.string(),
+  email: z.string(),
+});
+export type DropdownStudent = z.infer<typeof DropdownStudent>;
 
-export type VideoStatus = 'processing' | 'ready' | 'failed';
+export const VideoStatus = z.enum(['processing', 'ready', 'failed']);
+export type VideoStatus = z.infer<typeof VideoStatus>;
+
+/** A course as a video names it. */
+export const CourseRef = z.strictObject({ _id: z.string(), name: z.string(), batch: z.number().int() });
 
 /** A video as admins see it (SPEC.md section 3 plus its processing state). */
-export interface AdminVideo {
-  _id: string;
-  title: string;
-  description: string;
+export const AdminVideo = z.strictObject({
+  ...videoFields,
   /** The admin's thumbnail, else the poster extracted from the video. */
-  thumbnail: string;
+  thumbnail: z.string(),
   /** The admin's own thumbnail or null: the edit screen shows 'Not uploaded' for null. */
-  customThumbnail: string | null;
-  url: string;
-  /** mm:ss or hh:mm:ss */
-  duration: string;
-  course?: { _id: string; name: string; batch: number };
-  deleteUrl: string;
-  status: VideoStatus;
-  failureReason: string | null;
-  sourceName: string;
-}
+  customThumbnail: z.string().nullable(),
+  course: CourseRef.optional(),
+  deleteUrl: z.string(),
+  status: VideoStatus,
+  failureReason: z.string().nullable(),
+  sourceName: z.string(),
+});
+export type AdminVideo = z.infer<typeof AdminVideo>;
+
+export const VideosResponse = z.strictObject({ videos: z.array(AdminVideo) });
+
+/** POST /students/access's answer: the course's students split by access to the video. */
+export const VideoAccessSplit = z.strictObject({
+  studentsWithAccess: z.array(DropdownStudent),
+  studentsWithoutAccess: z.array(DropdownStudent),
+});
+export type VideoAccessSplit = z.infer<typeof VideoAccessSplit>;

@@ -1,6 +1,7 @@
 import cookie from '@fastify/cookie';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { adminAccountRoutes } from './accounts/admin-routes';
+import { analyticsRoutes } from './analytics/routes';
 import { oneTimeCodeStore } from './accounts/one-time-codes';
 import { sessionStore } from './accounts/sessions';
 import { studentAccountRoutes } from './accounts/student-routes';
@@ -10,6 +11,8 @@ import { courseStudentRoutes } from './courses/student-routes';
 import { createAuth } from './plugins/auth';
 import { progressRoutes } from './progress/routes';
 import { installErrorHandler } from './plugins/error-handler';
+import { installResponseCheck } from './http/response-check';
+import { unregisteredRoutes } from './http/route-table';
 import { installOpeningGate } from './plugins/opening-gate';
 import { installOriginCheck } from './plugins/origin-check';
 import { installSecurityHeaders } from './plugins/security-headers';
@@ -38,6 +41,8 @@ export interface AppOptions {
   webRoot?: string;
   /** Wakes this process's job runner after a request queued work (packaging); omitted when jobs run elsewhere. */
   wakeJobs?: () => void;
+  /** Tests: every successful answer is checked against its route table entry (a mismatch is a 500). */
+  checkResponses?: boolean;
 }
 
 /** Assembles the HTTP app: plugins first, then each domain's routes. Does not listen. */
@@ -58,6 +63,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   });
 
   installErrorHandler(app);
+  if (options.checkResponses) installResponseCheck(app);
   await installSecurityHeaders(app);
   await app.register(cookie);
   installOriginCheck(app);
@@ -84,13 +90,16 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await adminApi.register(courseAdminRoutes, deps);
       await adminApi.register(videoAdminRoutes, deps);
       await adminApi.register(studentAdminRoutes, deps);
+      await adminApi.register(analyticsRoutes, deps);
     },
     { prefix: '/api/admin' },
   );
 
-  await app.register(thumbnailRoutes, { ctx });
+  await app.register(thumbnailRoutes, { ctx, auth });
   await app.register(streamRoutes, { prefix: '/stream', ctx, auth, wakeJobs: options.wakeJobs });
 
   await installWebApp(app, options.webRoot, ctx.config.productName);
+  const missing = unregisteredRoutes(app);
+  if (missing.length) throw new Error(`Routes in the table without a handler: ${missing.join(', ')}`);
   return app;
 }

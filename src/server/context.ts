@@ -3,6 +3,7 @@ import type { Clock } from './clock';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import type { Mailer } from './mail/mailer';
+import type { MediaStores } from './media/store';
 import type { RateCounter } from './plugins/rate-counter';
 
 /** Everything a service needs from the outside world; built once in main.ts (or by a test harness). */
@@ -16,4 +17,6 @@ export interface AppContext {
   /** HMAC key for playback tokens and one-time codes. */
   signingKey: Buffer;
   logger: FastifyBaseLogger;
+  /** Where media lives: the local folder, and the S3 bucket when one is configured. */
+  media: MediaStores;
 }

@@ -1,11 +1,11 @@
-import { and, eq, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { users, type Role } from '../db/schema';
-import { conflict } from '../errors';
+import { adminMessages } from '../../contract/messages';
+import { isUuid, oneById, uniqueUuids } from '../db/ids';
+import { conflict, notFound } from '../errors';
 import { defaultUsername, type NewAdmin, type NewStudent } from '../../contract/students';
 import { generatePassword, hashPassword } from './passwords';
-
-type Executor = Pick<Db, 'select' | 'insert'>;
 
 /** Finds a user by username or e-mail, ignoring case. */
 export async function findUserByLogin(db: Db, login: string) {
@@ -25,7 +25,7 @@ export async function hasAdmin(db: Db): Promise<boolean> {
 
 /** Which of username, e-mail and roll number are already taken (case-insensitive). */
 export async function takenIdentifiers(
-  db: Executor,
+  db: Db,
   who: { username: string; email: string; rollno?: string },
 ): Promise<string[]> {
   const rows = await db
@@ -62,43 +62,39 @@ export interface CreatedUser {
   generatedPassword?: string;
 }
 
-export async function createAdmin(db: Executor, input: NewAdmin): Promise<CreatedUser> {
-  const taken = await takenIdentifiers(db, input);
-  if (taken.length) throw conflict(takenMessage(taken));
-  const password = input.password ?? generatePassword();
-  const [row] = await db
-    .insert(users)
-    .values({
-      role: 'admin',
-      username: input.username,
-      email: input.email,
-      name: input.name ?? input.username,
-      passwordHash: await hashPassword(password),
-      firstLogin: false,
-    })
-    .returning();
-  return { ...pick(row!), generatedPassword: input.password ? undefined : password };
+export async function createAdmin(db: Db, input: NewAdmin): Promise<CreatedUser> {
+  const { username, email, password } = input;
+  return insertUser(
+    db,
+    { role: 'admin', username, email, name: input.name ?? username, firstLogin: false },
+    password,
+  );
 }
 
 /** Creates a student who must reset their password at first sign-in. */
-export async function createStudent(db: Executor, input: NewStudent): Promise<CreatedUser> {
-  const username = input.username ?? defaultUsername(input.rollno);
-  const taken = await takenIdentifiers(db, { ...input, username });
+export async function createStudent(db: Db, input: NewStudent): Promise<CreatedUser> {
+  const { rollno, name, email, password } = input;
+  const username = input.username ?? defaultUsername(rollno);
+  return insertUser(db, { role: 'student', username, email, name, rollno, firstLogin: true }, password);
+}
+
+/**
+ * Inserts a user unless one of their identifiers is taken (409). Without a password one is
+ * generated and returned, to be mailed to them.
+ */
+async function insertUser(
+  db: Db,
+  values: Omit<typeof users.$inferInsert, 'passwordHash'>,
+  password: string | undefined,
+): Promise<CreatedUser> {
+  const taken = await takenIdentifiers(db, { ...values, rollno: values.rollno ?? undefined });
   if (taken.length) throw conflict(takenMessage(taken));
-  const password = input.password ?? generatePassword();
+  const initial = password ?? generatePassword();
   const [row] = await db
     .insert(users)
-    .values({
-      role: 'student',
-      username,
-      email: input.email,
-      name: input.name,
-      rollno: input.rollno,
-      passwordHash: await hashPassword(password),
-      firstLogin: true,
-    })
+    .values({ ...values, passwordHash: await hashPassword(initial) })
     .returning();
-  return { ...pick(row!), generatedPassword: input.password ? undefined : password };
+  return { ...pick(row!), generatedPassword: password ? undefined : initial };
 }
 
 /** Gives a student a new generated initial password and puts them back on first-login. */
@@ -120,4 +116,27 @@ function pick(row: typeof users.$inferSelect) {
     rollno: row.rollno,
     role: row.role,
   };
+}
+
+/** The student, or a 404 (admins are not students). */
+export function requireStudent(db: Db, studentId: string) {
+  return oneById(studentId, adminMessages.studentNotFound, () =>
+    db
+      .select()
+      .from(users)
+      .where(and(eq(users.id, studentId), eq(users.role, 'student')))
+      .limit(1),
+  );
+}
+
+/** The ids, all of existing students, or a 404. */
+export async function requireStudents(db: Db, studentIds: string[]): Promise<string[]> {
+  const ids = uniqueUuids(studentIds);
+  if (!ids.every(isUuid)) throw notFound(adminMessages.studentNotFound);
+  const found = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(inArray(users.id, ids), eq(users.role, 'student')));
+  if (found.length !== ids.length) throw notFound(adminMessages.studentNotFound);
+  return ids;
 }

@@ -4,7 +4,6 @@ import type { Db } from '../db/client';
 import { auditEvents, courses, users, videos } from '../db/schema';
 
 /** Anything that can run queries: the database or a transaction. */
-export type Executor = Pick<Db, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;
 
 export interface AccessEvent {
   action: AccessAction;
@@ -21,7 +20,7 @@ export interface AccessEvent {
 }
 
 /** Writes one audit row per access change, in the caller's transaction. */
-export async function recordAccessEvents(db: Executor, at: Date, events: AccessEvent[]): Promise<void> {
+export async function recordAccessEvents(db: Db, at: Date, events: AccessEvent[]): Promise<void> {
   if (events.length === 0) return;
   await db.insert(auditEvents).values(
     events.map((e) => ({

@@ -34,6 +34,6 @@ export async function courseAccessListJson(db: Db, courseId?: string): Promise<s
     ) order by ${courses.startDate} desc, ${courses.name}, ${courses.batch}), '[]'::json)::text as list
     from ${courses}
     where ${courseId ?? null}::uuid is null or ${courses.id} = ${courseId ?? null}::uuid`);
-  const [row] = (result as unknown as { rows: { list: string }[] }).rows;
+  const [row] = result.rows as { list: string }[];
   return row!.list;
 }

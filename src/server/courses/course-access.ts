@@ -1,28 +1,16 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { courseAccess } from '../../contract/access-policy';
 import { adminMessages } from '../../contract/messages';
 import { recordAccessEvents, type AccessEvent } from '../audit/events';
 import type { Db } from '../db/client';
-import { enrollments, users } from '../db/schema';
+import { enrollments } from '../db/schema';
 import { badRequest, conflict, notFound } from '../errors';
+import { requireStudents } from '../accounts/users';
 import { requireCourse } from './course-service';
-import { isUuid, uniqueUuids } from './ids';
-import { accessState } from './presenter';
 
 const DAY_MS = 86_400_000;
 
 export type EnrollmentRow = typeof enrollments.$inferSelect;
-
-/** The ids, all of existing students, or a 404. */
-export async function requireStudents(db: Pick<Db, 'select'>, studentIds: string[]): Promise<string[]> {
-  const ids = uniqueUuids(studentIds);
-  if (!ids.every(isUuid)) throw notFound(adminMessages.studentNotFound);
-  const found = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(inArray(users.id, ids), eq(users.role, 'student')));
-  if (found.length !== ids.length) throw notFound(adminMessages.studentNotFound);
-  return ids;
-}
 
 export interface GrantInput {
   courseId: string;
@@ -47,6 +35,7 @@ export async function grantCourseAccess(
   actorId: string,
   input: GrantInput,
   now: Date,
+  timeZone: string,
 ): Promise<GrantOutcome[]> {
   const course = await requireCourse(db, input.courseId);
   const studentIds = await requireStudents(db, input.studentIds);
@@ -67,7 +56,7 @@ export async function grantCourseAccess(
       const expiration = input.expiresAt ?? new Date(base + input.days! * DAY_MS);
       const action: GrantOutcome['action'] = !old
         ? 'course.enrol'
-        : accessState(old, now) === 'active'
+        : courseAccess(old, now, timeZone).canWatch
           ? 'course.extend'
           : 'course.grant';
       return { studentId, old, expiration, action };

@@ -6,19 +6,17 @@ import type { AppContext } from '../context';
 import type { Db } from '../db/client';
 import { courses, enrollments, users } from '../db/schema';
 import { conflict, notFound } from '../errors';
-import { isUuid } from './ids';
+import { oneById } from '../db/ids';
 import { presentAdminCourse } from './presenter';
-import { resolveThumbnail } from './thumbnail-input';
+import { resolveThumbnail } from '../thumbnails/thumbnail-input';
 
 export type CourseRow = typeof courses.$inferSelect;
 
 /** The course, or a 404. */
-export async function requireCourse(db: Pick<Db, 'select'>, courseId: string): Promise<CourseRow> {
-  const [course] = isUuid(courseId)
-    ? await db.select().from(courses).where(eq(courses.id, courseId)).limit(1)
-    : [];
-  if (!course) throw notFound(adminMessages.courseNotFound);
-  return course;
+export function requireCourse(db: Db, courseId: string): Promise<CourseRow> {
+  return oneById(courseId, adminMessages.courseNotFound, () =>
+    db.select().from(courses).where(eq(courses.id, courseId)).limit(1),
+  );
 }
 
 // Correlated counts ride the (course_id, …) indexes: a couple of index-only scans per course, no grouping of
@@ -79,7 +77,7 @@ async function uniqueCode<T>(write: () => Promise<T>): Promise<T> {
 
 export async function createCourse(ctx: AppContext, input: CourseCreateBody): Promise<AdminCourse> {
   await refuseTakenCode(ctx.db, input.batch, input.coursecode);
-  const thumbnail = await resolveThumbnail(ctx.config.dataDir, input.thumbnail, null);
+  const thumbnail = await resolveThumbnail(ctx.media, input.thumbnail, null);
   const now = ctx.clock.now();
   const [course] = await uniqueCode(() =>
     ctx.db
@@ -103,7 +101,7 @@ export async function createCourse(ctx: AppContext, input: CourseCreateBody): Pr
 export async function updateCourse(ctx: AppContext, input: CourseUpdateBody): Promise<AdminCourse> {
   const course = await requireCourse(ctx.db, input.courseId);
   await refuseTakenCode(ctx.db, input.batch, input.courseCode, course.id);
-  const thumbnail = await resolveThumbnail(ctx.config.dataDir, input.thumbnail, course.thumbnail);
+  const thumbnail = await resolveThumbnail(ctx.media, input.thumbnail, course.thumbnail);
   await uniqueCode(() =>
     ctx.db
       .update(courses)

@@ -2,7 +2,7 @@ import type { AdminCourse, CourseAccessResult, StudentCourse } from '../../contr
 import type { CourseProgress } from '../../contract/progress';
 import type { courses, enrollments } from '../db/schema';
 import { thumbnailUrl } from '../thumbnails/store';
-import { isAccessActive } from '../videos/access';
+import { apiAccessState, courseAccess } from '../../contract/access-policy';
 
 type CourseRow = typeof courses.$inferSelect;
 type EnrollmentRow = Pick<
@@ -29,20 +29,12 @@ export function presentAdminCourse(
   };
 }
 
-/** SPEC.md section 4's three states of an enrollment. */
-export function accessState(
-  enrollment: Pick<EnrollmentRow, 'accessRevoked' | 'accessExpiration'>,
-  now: Date,
-) {
-  if (enrollment.accessRevoked) return 'revoked' as const;
-  return isAccessActive(enrollment, now) ? ('active' as const) : ('expired' as const);
-}
-
 /** An enrolled course as the student's dashboard shows it, including expired and revoked ones. */
 export function presentStudentCourse(
   course: CourseRow,
   enrollment: EnrollmentRow,
   now: Date,
+  timeZone: string,
   progress: CourseProgress,
 ): StudentCourse {
   return {
@@ -56,7 +48,7 @@ export function presentStudentCourse(
     accessexpiration: enrollment.accessExpiration.toISOString(),
     accessrevoked: enrollment.accessRevoked,
     accessrevokedreason: enrollment.accessRevokedReason,
-    access: accessState(enrollment, now),
+    access: apiAccessState(courseAccess(enrollment, now, timeZone)),
     progress,
   };
 }

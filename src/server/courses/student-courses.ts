@@ -6,7 +6,12 @@ import { progressOfCourses } from '../progress/progress-queries';
 import { presentStudentCourse } from './presenter';
 
 /** Every course the student is enrolled in, expired and revoked ones included (the dashboard dims them). */
-export async function studentCourses(db: Db, studentId: string, now: Date): Promise<StudentCourse[]> {
+export async function studentCourses(
+  db: Db,
+  studentId: string,
+  now: Date,
+  timeZone: string,
+): Promise<StudentCourse[]> {
   const rows = await db
     .select({ course: courses, enrollment: enrollments })
     .from(enrollments)
@@ -18,5 +23,7 @@ export async function studentCourses(db: Db, studentId: string, now: Date): Prom
     studentId,
     rows.map((r) => r.course.id),
   );
-  return rows.map((r) => presentStudentCourse(r.course, r.enrollment, now, progress.get(r.course.id)!));
+  return rows.map((r) =>
+    presentStudentCourse(r.course, r.enrollment, now, timeZone, progress.get(r.course.id)!),
+  );
 }

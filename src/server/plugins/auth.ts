@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE, SESSION_MAX_AGE_SECONDS } from '../../contract/constants';
+import type { AuthLevel } from '../../contract/route-kit';
 import { serverMessages } from '../../contract/messages';
 import type { Authenticated, SessionStore } from '../accounts/sessions';
 import type { Clock } from '../clock';
@@ -64,7 +65,31 @@ export function createAuth(sessions: SessionStore, clock: Clock) {
     return auth;
   }
 
-  return { authOf, requireSession, requireStudent, requireAdmin };
+  /** Any student session, the first-login one limited to the password reset included. */
+  async function requireStudentSession(request: FastifyRequest): Promise<Authenticated> {
+    const auth = await requireSession(request);
+    if (auth.user.role !== 'student') throw forbidden(serverMessages.studentsOnly);
+    return auth;
+  }
+
+  /** A full session of any role (students are then authorized per video). */
+  async function requireViewer(request: FastifyRequest): Promise<Authenticated> {
+    const auth = await requireSession(request);
+    if (auth.scope !== 'full') throw forbidden(serverMessages.sessionLimitedToReset);
+    return auth;
+  }
+
+  /** The guard of a route table auth level; public and token routes have none (the handler decides). */
+  const guards: Record<AuthLevel, ((request: FastifyRequest) => Promise<Authenticated>) | undefined> = {
+    public: undefined,
+    token: undefined,
+    student: requireStudent,
+    'student-reset': requireStudentSession,
+    admin: requireAdmin,
+    viewer: requireViewer,
+  };
+
+  return { authOf, requireSession, requireStudent, requireAdmin, guard: (level: AuthLevel) => guards[level] };
 }
 
 export type Auth = ReturnType<typeof createAuth>;

@@ -1,3 +1,4 @@
+import { zonedParts } from '../../contract/school-time';
 import type { OpenHours } from '../config';
 
 export interface OpeningState {
@@ -17,29 +18,9 @@ function isOpenHour(hour: number, hours: OpenHours): boolean {
   return from < to ? hour >= from && hour < to : hour >= from || hour < to; // "22-6" wraps midnight
 }
 
-/** Building a formatter costs ~0.1 ms and every student request may need a dozen: one per time zone. */
-const clocks = new Map<string, Intl.DateTimeFormat>();
-
-function localClock(time: Date, timeZone: string): { hour: number; minute: number; second: number } {
-  let clock = clocks.get(timeZone);
-  if (!clock) {
-    clock = new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      hourCycle: 'h23',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    clocks.set(timeZone, clock);
-  }
-  const parts = clock.formatToParts(time);
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return { hour: get('hour'), minute: get('minute'), second: get('second') };
-}
-
 /** Whether the student surface is open at `now`, and when that next changes. */
 export function openingState(now: Date, hours: OpenHours, timeZone: string): OpeningState {
-  const { hour, minute, second } = localClock(now, timeZone);
+  const { hour, minute, second } = zonedParts(now, timeZone);
   const open = isOpenHour(hour, hours);
   if (hours === 'always') return { hour, open, opensAt: null, closesAt: null, timeZone };
   // Walk whole local hours forward (time zones such as IST are offset by half hours from UTC).
@@ -47,7 +28,7 @@ export function openingState(now: Date, hours: OpenHours, timeZone: string): Ope
   let change: Date | null = null;
   for (let step = 1; step <= 48 && !change; step++) {
     const candidate = new Date(hourStart + step * HOUR_MS);
-    if (isOpenHour(localClock(candidate, timeZone).hour, hours) !== open) change = candidate;
+    if (isOpenHour(zonedParts(candidate, timeZone).hour, hours) !== open) change = candidate;
   }
   return { hour, open, opensAt: open ? null : change, closesAt: open ? change : null, timeZone };
 }

@@ -1,5 +1,5 @@
 import type { AdminStudent } from '../../contract/admin-students';
-import { accessState } from '../courses/presenter';
+import { apiAccessState, courseAccess } from '../../contract/access-policy';
 import type { enrollments, users } from '../db/schema';
 
 export type StudentRow = typeof users.$inferSelect;
@@ -10,7 +10,12 @@ interface CourseAccessRow {
 }
 
 /** A student as the back office lists them; never the password hash. */
-export function presentAdminStudent(student: StudentRow, access: CourseAccessRow[], now: Date): AdminStudent {
+export function presentAdminStudent(
+  student: StudentRow,
+  access: CourseAccessRow[],
+  now: Date,
+  timeZone: string,
+): AdminStudent {
   return {
     _id: student.id,
     rollno: student.rollno ?? '',
@@ -27,7 +32,7 @@ export function presentAdminStudent(student: StudentRow, access: CourseAccessRow
       accessexpiration: enrollment.accessExpiration.toISOString(),
       accessrevoked: enrollment.accessRevoked,
       accessrevokedreason: enrollment.accessRevokedReason,
-      access: accessState(enrollment, now),
+      access: apiAccessState(courseAccess(enrollment, now, timeZone)),
     })),
   };
 }

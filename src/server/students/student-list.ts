@@ -1,4 +1,4 @@
-import { and, asc, count, eq, exists, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, exists, ilike, inArray, notExists, or, type SQL } from 'drizzle-orm';
 import type { AdminStudent, StudentListQuery, StudentListResponse } from '../../contract/admin-students';
 import { requireCourse } from '../courses/course-service';
 import type { Db } from '../db/client';
@@ -8,8 +8,13 @@ import { presentAdminStudent, type StudentRow } from './presenter';
 /** `%text%` for ILIKE, with the user's own % and _ taken literally. */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** Students matching the search and course filter, a page at a time, each with their courses. Three queries. */
-export async function listStudents(db: Db, query: StudentListQuery, now: Date): Promise<StudentListResponse> {
+/** Students matching the search and course filter (or enrolled in none), a page at a time, each with their courses. Three queries. */
+export async function listStudents(
+  db: Db,
+  query: StudentListQuery,
+  now: Date,
+  timeZone: string,
+): Promise<StudentListResponse> {
   const conditions: (SQL | undefined)[] = [eq(users.role, 'student')];
   if (query.q) {
     const pattern = containing(query.q);
@@ -33,6 +38,13 @@ export async function listStudents(db: Db, query: StudentListQuery, now: Date): 
       ),
     );
   }
+  if (query.unassigned) {
+    const anyEnrollment = db
+      .select({ one: enrollments.id })
+      .from(enrollments)
+      .where(eq(enrollments.studentId, users.id));
+    conditions.push(notExists(anyEnrollment));
+  }
   const where = and(...conditions);
   const [rows, [counted]] = await Promise.all([
     db
@@ -45,7 +57,7 @@ export async function listStudents(db: Db, query: StudentListQuery, now: Date): 
     db.select({ total: count() }).from(users).where(where),
   ]);
   return {
-    students: await withCourses(db, rows, now),
+    students: await withCourses(db, rows, now, timeZone),
     total: counted?.total ?? 0,
     page: query.page,
     pageSize: query.pageSize,
@@ -53,7 +65,12 @@ export async function listStudents(db: Db, query: StudentListQuery, now: Date): 
 }
 
 /** Presents students with their enrollments, fetched for all of them at once. */
-export async function withCourses(db: Db, students: StudentRow[], now: Date): Promise<AdminStudent[]> {
+export async function withCourses(
+  db: Db,
+  students: StudentRow[],
+  now: Date,
+  timeZone: string,
+): Promise<AdminStudent[]> {
   if (students.length === 0) return [];
   const access = await db
     .select({ enrollment: enrollments, course: { id: courses.id, name: courses.name, batch: courses.batch } })
@@ -71,6 +88,7 @@ export async function withCourses(db: Db, students: StudentRow[], now: Date): Pr
       student,
       access.filter((a) => a.enrollment.studentId === student.id),
       now,
+      timeZone,
     ),
   );
 }

@@ -1,4 +1,3 @@
-import { and, eq } from 'drizzle-orm';
 import type {
   AccessHistoryResponse,
   AddStudentBody,
@@ -9,31 +8,21 @@ import { adminMessages } from '../../contract/messages';
 import { initialPasswordMail } from '../accounts/mails';
 import type { SessionStore } from '../accounts/sessions';
 import { commitStudentImport } from '../accounts/student-import';
-import { createStudent, regenerateInitialPassword, type CreatedUser } from '../accounts/users';
+import {
+  createStudent,
+  regenerateInitialPassword,
+  requireStudent,
+  type CreatedUser,
+} from '../accounts/users';
 import { accessHistoryOf } from '../audit/events';
 import { presentAccessEvent } from '../audit/presenter';
 import type { AppContext } from '../context';
 import { grantCourseAccess } from '../courses/course-access';
-import { isUuid } from '../courses/ids';
 import type { Db } from '../db/client';
-import { users } from '../db/schema';
-import { notFound, unavailable } from '../errors';
+import { unavailable } from '../errors';
 import { withCourses } from './student-list';
 
 const MAIL_CONCURRENCY = 4;
-
-/** The student, or a 404 (admins are not students). */
-export async function requireStudent(db: Db, studentId: string) {
-  const [student] = isUuid(studentId)
-    ? await db
-        .select()
-        .from(users)
-        .where(and(eq(users.id, studentId), eq(users.role, 'student')))
-        .limit(1)
-    : [];
-  if (!student) throw notFound(adminMessages.studentNotFound);
-  return student;
-}
 
 /** Mails each generated initial password; returns the addresses that could not be reached. */
 async function mailInitialPasswords(ctx: AppContext, created: CreatedUser[]): Promise<string[]> {
@@ -60,7 +49,12 @@ export async function addStudent(
 ): Promise<{ student: AdminStudent; mailed: boolean }> {
   const created = await createStudent(ctx.db, input);
   const failed = await mailInitialPasswords(ctx, [created]);
-  const [student] = await withCourses(ctx.db, [await requireStudent(ctx.db, created.id)], ctx.clock.now());
+  const [student] = await withCourses(
+    ctx.db,
+    [await requireStudent(ctx.db, created.id)],
+    ctx.clock.now(),
+    ctx.config.openTimeZone,
+  );
   return { student: student!, mailed: failed.length === 0 };
 }
 
@@ -82,12 +76,19 @@ export async function importStudents(ctx: AppContext, csv: string) {
 }
 
 /** Grants (or extends) a course for N days to each selected student; counts what happened. */
-export async function enrolStudents(db: Db, actorId: string, input: EnrolStudentsBody, now: Date) {
+export async function enrolStudents(
+  db: Db,
+  actorId: string,
+  input: EnrolStudentsBody,
+  now: Date,
+  timeZone: string,
+) {
   const outcomes = await grantCourseAccess(
     db,
     actorId,
     { courseId: input.courseId, studentIds: input.studentIds, days: input.days },
     now,
+    timeZone,
   );
   const tally = (action: string) => outcomes.filter((o) => o.action === action).length;
   return {

@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { badRequest, tooLarge } from '../errors';
+import { mediaKeys, type MediaStores, type ObjectRead } from '../media/store';
 
 export const MAX_THUMBNAIL_BYTES = 2 * 1024 * 1024;
 const FILE_NAME = /^[0-9a-f]{64}\.(jpg|png)$/;
 
-export const thumbnailDir = (dataDir: string) => path.join(dataDir, 'thumbnails');
 export const thumbnailUrl = (file: string) => `/thumbnails/${file}`;
 export const isThumbnailFile = (name: string) => FILE_NAME.test(name);
 
@@ -19,10 +17,11 @@ function sniff(bytes: Buffer): 'jpg' | 'png' | undefined {
 }
 
 /**
- * Stores a JPG or PNG given as a data URL (or bare base64, which the spec allows) and returns its
- * file name: the content hash, so the URL can be cached forever and equal images are stored once.
+ * Stores a JPG or PNG given as a data URL (or bare base64, which the spec allows) in the current
+ * media store and returns its file name: the content hash, so the URL can be cached forever and
+ * equal images are stored once.
  */
-export async function storeThumbnail(dataDir: string, dataUrl: string): Promise<string> {
+export async function storeThumbnail(media: MediaStores, dataUrl: string): Promise<string> {
   const match = /^(?:data:image\/[a-z+.-]+;base64,)?([A-Za-z0-9+/=\s]+)$/i.exec(dataUrl.trim());
   if (!match) throw badRequest('The thumbnail must be a JPG or PNG image.');
   const base64 = match[1]!.replace(/\s/g, '');
@@ -32,11 +31,25 @@ export async function storeThumbnail(dataDir: string, dataUrl: string): Promise<
   const type = sniff(bytes);
   if (!type) throw badRequest('The thumbnail must be a JPG or PNG image.');
   const file = `${createHash('sha256').update(bytes).digest('hex')}.${type}`;
-  const dir = thumbnailDir(dataDir);
-  await mkdir(dir, { recursive: true });
-  // Written aside and renamed, so a crash never leaves a truncated image under its final name.
-  const temp = path.join(dir, `.${file}.${process.pid}.tmp`);
-  await writeFile(temp, bytes);
-  await rename(temp, path.join(dir, file));
+  await media.current.put(mediaKeys.thumbnail(file), bytes, {
+    contentType: type === 'png' ? 'image/png' : 'image/jpeg',
+  });
   return file;
+}
+
+/**
+ * A thumbnail's bytes: from the current store, else from the local folder (thumbnails stored before
+ * the school moved to a bucket, until `media:migrate` copies them).
+ */
+export async function readThumbnail(media: MediaStores, file: string): Promise<ObjectRead | undefined> {
+  const key = mediaKeys.thumbnail(file);
+  return (
+    (await media.current.read(key)) ?? (media.current === media.local ? undefined : media.local.read(key))
+  );
+}
+
+/** Whether a thumbnail is stored (in the current store, or the local folder). */
+export async function thumbnailExists(media: MediaStores, file: string): Promise<boolean> {
+  const key = mediaKeys.thumbnail(file);
+  return Boolean((await media.current.head(key)) ?? (await media.local.head(key)));
 }

@@ -1,35 +1,30 @@
 import { and, eq } from 'drizzle-orm';
+import {
+  courseAccess,
+  videoAccess as videoRule,
+  type AccessVerdict,
+  type WatchVerdict,
+} from '../../contract/access-policy';
 import type { Db } from '../db/client';
 import { enrollments, videoAccess, videos } from '../db/schema';
 
-/** SPEC.md section 4: course access is active while not revoked and its expiry is not before now. */
-export function isAccessActive(
-  enrollment: { accessRevoked: boolean; accessExpiration: Date },
-  now: Date,
-): boolean {
-  return !enrollment.accessRevoked && enrollment.accessExpiration.getTime() >= now.getTime();
-}
-
-export type CourseAccess = 'active' | 'expired' | 'revoked' | 'none';
-
-/** The student's access to one course. */
+/** The student's access to one course, by the one rule (src/contract/access-policy.ts). */
 export async function courseAccessOf(
   db: Db,
   studentId: string,
   courseId: string,
   now: Date,
-): Promise<CourseAccess> {
+  timeZone: string,
+): Promise<AccessVerdict> {
   const [row] = await db
     .select({ accessRevoked: enrollments.accessRevoked, accessExpiration: enrollments.accessExpiration })
     .from(enrollments)
     .where(and(eq(enrollments.studentId, studentId), eq(enrollments.courseId, courseId)))
     .limit(1);
-  if (!row) return 'none';
-  if (row.accessRevoked) return 'revoked';
-  return isAccessActive(row, now) ? 'active' : 'expired';
+  return courseAccess(row, now, timeZone);
 }
 
-export type WatchDecision = 'allowed' | 'not-found' | 'no-course-access' | 'no-video-access';
+export type WatchDecision = WatchVerdict | 'not-found';
 
 /**
  * Whether `user` may watch `videoId` now: admins always; students only with active access to the
@@ -40,8 +35,9 @@ export async function decideWatch(
   user: { id: string; role: 'admin' | 'student' },
   videoId: string,
   now: Date,
+  timeZone: string,
 ): Promise<WatchDecision> {
-  return (await checkWatch(db, user, videoId, now)).decision;
+  return (await checkWatch(db, user, videoId, now, timeZone)).decision;
 }
 
 /** `decideWatch`, plus the video's length from the same row (progress needs both). */
@@ -50,6 +46,7 @@ export async function checkWatch(
   user: { id: string; role: 'admin' | 'student' },
   videoId: string,
   now: Date,
+  timeZone: string,
 ): Promise<{ decision: WatchDecision; durationSeconds: number }> {
   if (user.role === 'admin') {
     const [video] = await db
@@ -73,12 +70,12 @@ export async function checkWatch(
     .where(eq(videos.id, videoId))
     .limit(1);
   if (!row) return { decision: 'not-found', durationSeconds: 0 };
-  const decide = (decision: WatchDecision) => ({ decision, durationSeconds: row.durationSeconds });
-  if (!row.courseId || row.accessRevoked === null || row.accessExpiration === null) {
-    return decide('no-course-access');
-  }
-  if (!isAccessActive({ accessRevoked: row.accessRevoked, accessExpiration: row.accessExpiration }, now)) {
-    return decide('no-course-access');
-  }
-  return decide(row.granted ? 'allowed' : 'no-video-access');
+  const enrollment =
+    row.courseId && row.accessRevoked !== null && row.accessExpiration !== null
+      ? { accessRevoked: row.accessRevoked, accessExpiration: row.accessExpiration }
+      : null;
+  return {
+    decision: videoRule(enrollment, row.granted !== null, now, timeZone),
+    durationSeconds: row.durationSeconds,
+  };
 }

@@ -2,25 +2,27 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { adminMessages } from '../../contract/messages';
 import type { DropdownStudent } from '../../contract/videos';
 import { recordAccessEvents } from '../audit/events';
-import { requireStudents } from '../courses/course-access';
+import { requireStudents } from '../accounts/users';
 import { requireCourse } from '../courses/course-service';
 import type { Db } from '../db/client';
 import { enrollments, users, videoAccess } from '../db/schema';
 import { badRequest } from '../errors';
 import { requireVideo } from './admin-service';
-import { insertVideoGrants } from './video-grants';
+import { insertVideoGrants, videoRevokeEvents } from './video-grants';
+
+/** Who gives or takes a video to or from which students, and when. */
+export interface VideoAccessChange {
+  actorId: string;
+  videoId: string;
+  studentIds: string[];
+  now: Date;
+}
 
 /**
  * Grants a video to students enrolled in its course; those who have it already are left alone.
  * Returns how many were newly granted, each audited.
  */
-export async function grantVideoAccess(
-  db: Db,
-  actorId: string,
-  videoId: string,
-  studentIds: string[],
-  now: Date,
-) {
+export async function grantVideoAccess(db: Db, { actorId, videoId, studentIds, now }: VideoAccessChange) {
   const video = await requireVideo(db, videoId);
   if (!video.courseId) throw badRequest(adminMessages.unassignedVideo);
   const ids = await requireStudents(db, studentIds);
@@ -45,13 +47,7 @@ export async function grantVideoAccess(
 }
 
 /** Takes a video away from students; those without it are left alone. Returns how many lost it, each audited. */
-export async function revokeVideoAccess(
-  db: Db,
-  actorId: string,
-  videoId: string,
-  studentIds: string[],
-  now: Date,
-) {
+export async function revokeVideoAccess(db: Db, { actorId, videoId, studentIds, now }: VideoAccessChange) {
   const video = await requireVideo(db, videoId);
   const ids = await requireStudents(db, studentIds);
   return db.transaction(async (tx) => {
@@ -59,18 +55,7 @@ export async function revokeVideoAccess(
       .delete(videoAccess)
       .where(and(eq(videoAccess.videoId, video.id), inArray(videoAccess.studentId, ids)))
       .returning({ studentId: videoAccess.studentId });
-    await recordAccessEvents(
-      tx,
-      now,
-      revoked.map((r) => ({
-        action: 'video.revoke' as const,
-        actorId,
-        studentId: r.studentId,
-        courseId: video.courseId,
-        videoId: video.id,
-        videoTitle: video.title,
-      })),
-    );
+    await recordAccessEvents(tx, now, videoRevokeEvents(video, actorId, revoked));
     return revoked.length;
   });
 }

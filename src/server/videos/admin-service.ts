@@ -1,27 +1,26 @@
+import { rebuildCourseStats } from '../analytics/course-stats';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { adminMessages } from '../../contract/messages';
 import type { AdminVideo, VideoUpdateBody, VideoUploadBody } from '../../contract/videos';
 import { recordAccessEvents } from '../audit/events';
 import type { AppContext } from '../context';
 import { requireCourse, type CourseRow } from '../courses/course-service';
-import { isUuid } from '../courses/ids';
-import { resolveThumbnail } from '../courses/thumbnail-input';
+import { oneById } from '../db/ids';
+import { resolveThumbnail } from '../thumbnails/thumbnail-input';
 import type { Db } from '../db/client';
 import { courses, enrollments, users, videoAccess, videos } from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import { videoIdFromUrl } from '../media/urls';
 import { presentAdminVideo } from './presenter';
-import { insertVideoGrants } from './video-grants';
+import { insertVideoGrants, videoRevokeEvents } from './video-grants';
 
 export type VideoRow = typeof videos.$inferSelect;
 
 /** The video, or a 404. */
-export async function requireVideo(db: Pick<Db, 'select'>, videoId: string): Promise<VideoRow> {
-  const [video] = isUuid(videoId)
-    ? await db.select().from(videos).where(eq(videos.id, videoId)).limit(1)
-    : [];
-  if (!video) throw notFound(adminMessages.videoNotFound);
-  return video;
+export function requireVideo(db: Db, videoId: string): Promise<VideoRow> {
+  return oneById(videoId, adminMessages.videoNotFound, () =>
+    db.select().from(videos).where(eq(videos.id, videoId)).limit(1),
+  );
 }
 
 /** Every video with its course: assigned ones by course and position, then the unassigned. One query. */
@@ -78,23 +77,16 @@ export async function saveUploadedVideo(
   const course = input.courses ? await requireCourse(ctx.db, input.courses) : null;
   if (!course && input.rollnos.length) throw badRequest(adminMessages.unassignedVideo);
   const studentIds = course ? await studentsByRollno(ctx.db, course, input.rollnos) : [];
-  const thumbnail = await resolveThumbnail(ctx.config.dataDir, input.thumbnail, video.thumbnail);
+  const thumbnail = await resolveThumbnail(ctx.media, input.thumbnail, video.thumbnail);
   const now = ctx.clock.now();
 
   const saved = await ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .update(videos)
-      .set({
-        title: input.title,
-        description: input.description,
-        thumbnail,
-        courseId: course?.id ?? null,
-        position:
-          course && course.id !== video.courseId ? lastPositionIn(course.id, video.id) : video.position,
-        updatedAt: now,
-      })
+      .set(videoDetails(video, input, thumbnail, course, now))
       .where(eq(videos.id, video.id))
       .returning();
+    if ((course?.id ?? null) !== video.courseId) await rebuildCourseStats(tx, [video.courseId, course?.id]);
     if (course) {
       await insertVideoGrants(tx, {
         videoId: video.id,
@@ -110,6 +102,25 @@ export async function saveUploadedVideo(
   return presentAdminVideo(saved, course);
 }
 
+/** A video's new details; a new course puts it last in that course's order. */
+function videoDetails(
+  video: VideoRow,
+  input: { title: string; description: string },
+  thumbnail: string | null,
+  course: CourseRow | null,
+  now: Date,
+) {
+  const moved = course !== null && course.id !== video.courseId;
+  return {
+    title: input.title,
+    description: input.description,
+    thumbnail,
+    courseId: course?.id ?? null,
+    position: moved ? lastPositionIn(course.id, video.id) : video.position,
+    updatedAt: now,
+  };
+}
+
 /** Edits a video's details; a new course puts it last in that course's order. */
 export async function updateVideo(ctx: AppContext, input: VideoUpdateBody): Promise<AdminVideo> {
   const video = await requireVideo(ctx.db, input.videoId);
@@ -119,20 +130,18 @@ export async function updateVideo(ctx: AppContext, input: VideoUpdateBody): Prom
   } else if (input.course !== null) {
     course = await requireCourse(ctx.db, input.course);
   }
-  const thumbnail = await resolveThumbnail(ctx.config.dataDir, input.thumbnail, video.thumbnail);
+  const thumbnail = await resolveThumbnail(ctx.media, input.thumbnail, video.thumbnail);
   const moved = (course?.id ?? null) !== video.courseId;
-  const [row] = await ctx.db
-    .update(videos)
-    .set({
-      title: input.title,
-      description: input.description,
-      thumbnail,
-      courseId: course?.id ?? null,
-      position: moved && course ? lastPositionIn(course.id, video.id) : video.position,
-      updatedAt: ctx.clock.now(),
-    })
-    .where(eq(videos.id, video.id))
-    .returning();
+  const [row] = await ctx.db.transaction(async (tx) => {
+    const updated = await tx
+      .update(videos)
+      .set(videoDetails(video, input, thumbnail, course, ctx.clock.now()))
+      .where(eq(videos.id, video.id))
+      .returning();
+    // Its students' watch time moves with it.
+    if (moved) await rebuildCourseStats(tx, [video.courseId, course?.id]);
+    return updated;
+  });
   return presentAdminVideo(row!, course);
 }
 
@@ -147,19 +156,8 @@ export async function deleteVideo(db: Db, actorId: string, videoId: string, now:
       .select({ studentId: videoAccess.studentId })
       .from(videoAccess)
       .where(eq(videoAccess.videoId, video.id));
-    await recordAccessEvents(
-      tx,
-      now,
-      holders.map((h) => ({
-        action: 'video.revoke' as const,
-        actorId,
-        studentId: h.studentId,
-        courseId: video.courseId,
-        videoId: video.id,
-        videoTitle: video.title,
-        reason: 'Video deleted',
-      })),
-    );
+    await recordAccessEvents(tx, now, videoRevokeEvents(video, actorId, holders, 'Video deleted'));
     await tx.delete(videos).where(eq(videos.id, video.id));
+    await rebuildCourseStats(tx, [video.courseId]);
   });
 }

@@ -2,7 +2,8 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { StudentVideo } from '../../contract/media';
 import { mediaMessages } from '../../contract/media';
 import type { Db } from '../db/client';
-import { videoAccess, videos } from '../db/schema';
+import { enrollments, videoAccess, videos } from '../db/schema';
+import { activeEnrollment } from '../courses/access-sql';
 import { forbidden } from '../errors';
 import { progressOfVideos } from '../progress/progress-queries';
 import { courseAccessOf } from './access';
@@ -17,8 +18,9 @@ export async function studentCourseVideos(
   studentId: string,
   courseId: string,
   now: Date,
+  timeZone: string,
 ): Promise<StudentVideo[]> {
-  if ((await courseAccessOf(db, studentId, courseId, now)) !== 'active')
+  if (!(await courseAccessOf(db, studentId, courseId, now, timeZone)).canWatch)
     throw forbidden(mediaMessages.noCourseAccess);
   const rows = await db
     .select({
@@ -30,6 +32,15 @@ export async function studentCourseVideos(
     })
     .from(videos)
     .innerJoin(videoAccess, and(eq(videoAccess.videoId, videos.id), eq(videoAccess.studentId, studentId)))
+    // The list itself is filtered by the rule too: a revoke landing between the two queries shows nothing.
+    .innerJoin(
+      enrollments,
+      and(
+        eq(enrollments.courseId, videos.courseId),
+        eq(enrollments.studentId, studentId),
+        activeEnrollment(now),
+      ),
+    )
     .where(and(eq(videos.courseId, courseId), eq(videos.status, 'ready')))
     .orderBy(asc(videos.position), asc(videos.createdAt), asc(videos.id));
   const progress = await progressOfVideos(
@@ -46,8 +57,9 @@ export async function studentRollno(
   student: { id: string; rollno: string | null },
   courseId: string,
   now: Date,
+  timeZone: string,
 ): Promise<string> {
-  if ((await courseAccessOf(db, student.id, courseId, now)) === 'none')
+  if ((await courseAccessOf(db, student.id, courseId, now, timeZone)).state === 'not-enrolled')
     throw forbidden(mediaMessages.noCourseAccess);
   return student.rollno ?? '';
 }

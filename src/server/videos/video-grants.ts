@@ -2,14 +2,12 @@ import { recordAccessEvents } from '../audit/events';
 import type { Db } from '../db/client';
 import { videoAccess } from '../db/schema';
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-
 /**
  * Grants `studentIds` the video inside the caller's transaction; students who have it already are
  * left alone. Each new grant is audited. Returns the ids newly granted.
  */
 export async function insertVideoGrants(
-  tx: Tx,
+  tx: Db,
   grant: {
     videoId: string;
     videoTitle: string;
@@ -45,4 +43,22 @@ export async function insertVideoGrants(
     })),
   );
   return granted.map((g) => g.studentId);
+}
+
+/** The audit lines of taking a video away from students (a revoke, or the video's deletion). */
+export function videoRevokeEvents(
+  video: { id: string; title: string; courseId: string | null },
+  actorId: string,
+  studentIds: { studentId: string }[],
+  reason?: string,
+) {
+  return studentIds.map(({ studentId }) => ({
+    action: 'video.revoke' as const,
+    actorId,
+    studentId,
+    courseId: video.courseId,
+    videoId: video.id,
+    videoTitle: video.title,
+    reason,
+  }));
 }

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { adminMessages, adminToasts, validation } from '../../contract/messages';
 import {
   auditOf,
@@ -8,24 +8,16 @@ import {
   insertFinalizedVideo,
   PNG_DATA_URL,
   UNKNOWN,
-} from '../courses/test-fixtures';
+} from '../../../test/support/course-fixtures';
 import { videoAccess, videos } from '../db/schema';
 import { videoDeleteUrl, videoUrl } from '../media/urls';
-import { testEngines } from '../testing/databases';
-import type { TestClient } from '../testing/http-client';
-import { TestServer } from '../testing/test-server';
+import { testEngines } from '../../../test/support/databases';
+
+import { suiteAdmin, suiteServer } from '../../../test/support/test-server';
 
 describe.each(testEngines())('admin videos (%s)', (engine) => {
-  let server: TestServer;
-  let admin: TestClient;
-  let adminId: string;
-  beforeAll(async () => {
-    server = await TestServer.start({ engine });
-    const signedIn = await server.adminClient();
-    admin = signedIn.client;
-    adminId = signedIn.admin.id;
-  });
-  afterAll(() => server?.close());
+  const server = suiteServer({ engine });
+  const admin = suiteAdmin(server);
 
   /** A course with two enrolled students and a third student outside it. */
   async function courseWithStudents() {
@@ -82,7 +74,7 @@ describe.each(testEngines())('admin videos (%s)', (engine) => {
     });
     expect(await accessOf(first.id)).toEqual([a.id]);
     expect((await auditOf(server, a.id)).filter((e) => e.action === 'video.grant')).toMatchObject([
-      { actorId: adminId, videoId: first.id, courseId: course._id, details: { videoTitle: 'Closures' } },
+      { actorId: admin.id, videoId: first.id, courseId: course._id, details: { videoTitle: 'Closures' } },
     ]);
 
     // `courses` as a bare id works too; the next upload goes after the first.
@@ -241,8 +233,8 @@ describe.each(testEngines())('admin videos (%s)', (engine) => {
 
     const events = (await auditOf(server, b.id)).filter((e) => e.videoId === video.id);
     expect(events.map((e) => [e.action, e.actorId])).toEqual([
-      ['video.grant', adminId],
-      ['video.revoke', adminId],
+      ['video.grant', admin.id],
+      ['video.revoke', admin.id],
     ]);
     expect((await auditOf(server, a.id)).filter((e) => e.videoId === video.id)).toHaveLength(1);
   });

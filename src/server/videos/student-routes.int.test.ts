@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mediaMessages } from '../../contract/media';
 import { courses, enrollments, videoAccess, videos, type VideoStatus } from '../db/schema';
-import { testEngines } from '../testing/databases';
-import { TestServer, type TestStudent } from '../testing/test-server';
+import { testEngines } from '../../../test/support/databases';
+import { TestServer, type TestStudent } from '../../../test/support/test-server';
 
 const DAY = 86_400_000;
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverMessages } from '../../contract/messages';
-import { TestServer } from '../testing/test-server';
+import { TestServer } from '../../../test/support/test-server';
 
 // Engine-independent behaviour: run on PGlite only.
 describe('opening hours on the server', () => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { adminMessages, adminToasts, validation } from '../../contract/messages';
-import { testEngines } from '../testing/databases';
-import type { TestClient } from '../testing/http-client';
-import { OPEN_TIME, TestServer } from '../testing/test-server';
-import { auditOf, createCourseVia, UNKNOWN } from './test-fixtures';
+import { testEngines } from '../../../test/support/databases';
+import type { TestClient } from '../../../test/support/http-client';
+import { OPEN_TIME, TestServer } from '../../../test/support/test-server';
+import { auditOf, createCourseVia, UNKNOWN } from '../../../test/support/course-fixtures';
 
 const DAY = 86_400_000;
 describe.each(testEngines())('course access (%s)', (engine) => {
@@ -88,6 +88,31 @@ describe.each(testEngines())('course access (%s)', (engine) => {
       ['course.enrol', null, start + 30 * DAY],
       ['course.extend', start + 30 * DAY, start + 35 * DAY],
       ['course.grant', start + 35 * DAY, start + 57 * DAY],
+    ]);
+  });
+
+  it("takes accessexpiration as the spec's number of days, added to the later of now and the current expiry", async () => {
+    const start = server.clock.now().getTime();
+    const course = await createCourseVia(admin);
+    const student = await server.createActiveStudent();
+    const enrolled = await grant({ courseId: course._id, studentId: student.id, accessexpiration: 30 });
+    expect(enrolled.status).toBe(200);
+    expect(enrolled.body.access.accessexpiration).toBe(new Date(start + 30 * DAY).toISOString());
+
+    await travel(10 * DAY);
+    const extended = await grant({ courseId: course._id, studentId: student.id, accessexpiration: '5' });
+    expect(extended.body.access.accessexpiration).toBe(new Date(start + 35 * DAY).toISOString());
+
+    for (const bad of [0, -3, 3651, 1.5, '12.5']) {
+      const res = await grant({ courseId: course._id, studentId: student.id, accessexpiration: bad });
+      expect([res.status, res.body.message]).toEqual([400, validation.grantDays]);
+    }
+    const both = await grant({ courseId: course._id, studentId: student.id, accessexpiration: 5, days: 5 });
+    expect([both.status, both.body.message]).toEqual([400, adminMessages.daysOrExpiry]);
+    const events = await auditOf(server, student.id);
+    expect(events.map((e) => [e.action, e.details])).toEqual([
+      ['course.enrol', { days: 30 }],
+      ['course.extend', { days: 5 }],
     ]);
   });
 

@@ -1,20 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { serverMessages } from '../../contract/messages';
-import { testEngines } from '../testing/databases';
-import type { TestClient } from '../testing/http-client';
-import { OPEN_TIME, TestServer } from '../testing/test-server';
-import { createCourseVia, PNG_DATA_URL } from './test-fixtures';
+import { testEngines } from '../../../test/support/databases';
+
+import { OPEN_TIME, suiteAdmin, suiteServer } from '../../../test/support/test-server';
+import { createCourseVia, PNG_DATA_URL } from '../../../test/support/course-fixtures';
 
 const HOUR = 3_600_000;
 
 describe.each(testEngines())('student course list (%s)', (engine) => {
-  let server: TestServer;
-  let admin: TestClient;
-  beforeAll(async () => {
-    server = await TestServer.start({ engine });
-    admin = (await server.adminClient()).client;
-  });
-  afterAll(() => server?.close());
+  const server = suiteServer({ engine });
+  const admin = suiteAdmin(server);
 
   it('lists only the courses the student is enrolled in, with active, expired and revoked told apart', async () => {
     server.clock.set(OPEN_TIME);
@@ -75,7 +70,7 @@ describe.each(testEngines())('student course list (%s)', (engine) => {
       accessrevoked: false,
       accessrevokedreason: null,
       access: 'active',
-      progress: { total: 0, completed: 0, nextVideoId: null },
+      progress: { total: 0, completed: 0, nextVideoId: null, watchedShare: 0 },
     });
     server.clock.set(OPEN_TIME);
   });

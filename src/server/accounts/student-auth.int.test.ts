@@ -1,14 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { serverMessages, validation } from '../../contract/messages';
-import { testEngines } from '../testing/databases';
-import { TestServer } from '../testing/test-server';
+import { testEngines } from '../../../test/support/databases';
+import { suiteServer } from '../../../test/support/test-server';
 
 describe.each(testEngines())('student sign-in and first-login reset (%s)', (engine) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await TestServer.start({ engine });
-  });
-  afterAll(() => server?.close());
+  const server = suiteServer({ engine });
+
+  /** A new student's first sign-in, and the one-time code it mailed them. */
+  async function firstSignIn() {
+    const student = await server.createStudent();
+    const client = server.client();
+    await client.post('/api/signin', { username: student.username, password: student.password });
+    await server.smtp.waitFor(student.email);
+    return { student, client, code: server.smtp.latestCode(student.email) };
+  }
 
   it('answers an unknown user and a wrong password with the same 401', async () => {
     const student = await server.createActiveStudent();
@@ -91,11 +96,7 @@ describe.each(testEngines())('student sign-in and first-login reset (%s)', (engi
   });
 
   it('accepts a code once only', async () => {
-    const student = await server.createStudent();
-    const client = server.client();
-    await client.post('/api/signin', { username: student.username, password: student.password });
-    await server.smtp.waitFor(student.email);
-    const code = server.smtp.latestCode(student.email);
+    const { student, client, code } = await firstSignIn();
     expect((await client.post('/api/password/reset', { otp: code, newpassword: 'First@Pass1' })).status).toBe(
       200,
     );
@@ -111,11 +112,7 @@ describe.each(testEngines())('student sign-in and first-login reset (%s)', (engi
   });
 
   it('lets a code expire after 10 minutes', async () => {
-    const student = await server.createStudent();
-    const client = server.client();
-    await client.post('/api/signin', { username: student.username, password: student.password });
-    await server.smtp.waitFor(student.email);
-    const code = server.smtp.latestCode(student.email);
+    const { client, code } = await firstSignIn();
     server.clock.advance(10 * 60_000 + 1_000);
     try {
       const res = await client.post('/api/password/reset', { otp: code, newpassword: 'Late@Pass12' });
@@ -127,11 +124,7 @@ describe.each(testEngines())('student sign-in and first-login reset (%s)', (engi
   });
 
   it('kills a code at the fifth wrong try, even for the right code afterwards', async () => {
-    const student = await server.createStudent();
-    const client = server.client();
-    await client.post('/api/signin', { username: student.username, password: student.password });
-    await server.smtp.waitFor(student.email);
-    const code = server.smtp.latestCode(student.email);
+    const { client, code } = await firstSignIn();
     const wrong = code === '000000' ? '111111' : '000000';
     const answers: string[] = [];
     for (let i = 0; i < 5; i++) {
@@ -147,11 +140,7 @@ describe.each(testEngines())('student sign-in and first-login reset (%s)', (engi
   });
 
   it('refuses a resend within 60 s with the seconds left, then sends a new code that replaces the old', async () => {
-    const student = await server.createStudent();
-    const client = server.client();
-    await client.post('/api/signin', { username: student.username, password: student.password });
-    await server.smtp.waitFor(student.email);
-    const first = server.smtp.latestCode(student.email);
+    const { student, client, code: first } = await firstSignIn();
 
     server.clock.advance(20_000);
     const early = await client.post('/api/otp/send');

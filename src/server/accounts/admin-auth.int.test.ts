@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { serverMessages } from '../../contract/messages';
-import { testEngines } from '../testing/databases';
-import { TestServer } from '../testing/test-server';
+import { testEngines } from '../../../test/support/databases';
+import { suiteServer } from '../../../test/support/test-server';
 
 describe.each(testEngines())('admin sign-in and check (%s)', (engine) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await TestServer.start({ engine });
-  });
-  afterAll(() => server?.close());
+  const server = suiteServer({ engine });
 
   it('signs an admin in with a message containing "successful"', async () => {
     const admin = await server.createAdmin();

@@ -1,23 +1,15 @@
 import { count, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { adminMessages, adminToasts, serverMessages, validation } from '../../contract/messages';
-import { auditOf, createCourseVia, UNKNOWN } from '../courses/test-fixtures';
+import { auditOf, createCourseVia, UNKNOWN } from '../../../test/support/course-fixtures';
 import { users } from '../db/schema';
-import { testEngines } from '../testing/databases';
-import type { TestClient } from '../testing/http-client';
-import { TestServer } from '../testing/test-server';
+import { testEngines } from '../../../test/support/databases';
+
+import { suiteAdmin, suiteServer } from '../../../test/support/test-server';
 
 describe.each(testEngines())('student management (%s)', (engine) => {
-  let server: TestServer;
-  let admin: TestClient;
-  let adminId: string;
-  beforeAll(async () => {
-    server = await TestServer.start({ engine });
-    const signedIn = await server.adminClient();
-    admin = signedIn.client;
-    adminId = signedIn.admin.id;
-  });
-  afterAll(() => server?.close());
+  const server = suiteServer({ engine });
+  const admin = suiteAdmin(server);
 
   const studentCount = async () =>
     (await server.ctx.db.select({ n: count() }).from(users).where(eq(users.role, 'student')))[0]!.n;
@@ -184,6 +176,24 @@ describe.each(testEngines())('student management (%s)', (engine) => {
     expect((await admin.get('/api/admin/students?pageSize=1000')).status).toBe(400);
   });
 
+  it('lists the students enrolled in no course with unassigned=true', async () => {
+    const course = await createCourseVia(admin);
+    const enrolled = await server.createActiveStudent();
+    const loose = await server.createActiveStudent();
+    await admin.post('/api/admin/course/grantaccess', {
+      courseId: course._id,
+      studentId: enrolled.id,
+      days: 5,
+    });
+    const res = await admin.get('/api/admin/students?unassigned=true&pageSize=200');
+    expect(res.status).toBe(200);
+    const ids = res.body.students.map((s: any) => s._id);
+    expect(ids).toContain(loose.id);
+    expect(ids).not.toContain(enrolled.id);
+    expect(res.body.students.every((s: any) => s.courses.length === 0)).toBe(true);
+    expect((await admin.get('/api/admin/students?unassigned=maybe')).status).toBe(400);
+  });
+
   it('shows the last sign-in of a student', async () => {
     const { student } = await server.studentClient();
     const res = await admin.get(`/api/admin/students?q=${student.username}`);
@@ -215,7 +225,7 @@ describe.each(testEngines())('student management (%s)', (engine) => {
     expect(expiry(a.id)).toBe(new Date(server.clock.now().getTime() + 40 * day).toISOString());
     expect(expiry(b.id)).toBe(new Date(server.clock.now().getTime() + 30 * day).toISOString());
     expect((await auditOf(server, b.id)).map((e) => [e.action, e.actorId])).toEqual([
-      ['course.enrol', adminId],
+      ['course.enrol', admin.id],
     ]);
 
     const cases: [Record<string, unknown>, number, string][] = [
@@ -250,7 +260,7 @@ describe.each(testEngines())('student management (%s)', (engine) => {
     const fresh = await server.client().post('/api/signin', { username: student.username, password });
     expect(fresh.body.message).toContain('First Sign-in');
 
-    for (const id of [UNKNOWN, adminId, 'nonsense']) {
+    for (const id of [UNKNOWN, admin.id, 'nonsense']) {
       const missing = await admin.post(`/api/admin/students/${id}/password`);
       expect([missing.status, missing.body.message]).toEqual([404, adminMessages.studentNotFound]);
     }
@@ -286,7 +296,7 @@ describe.each(testEngines())('student management (%s)', (engine) => {
         _id: expect.any(String),
         at: server.clock.now().toISOString(),
         action: 'course.revoke',
-        actor: { _id: adminId, name: expect.any(String), username: expect.any(String) },
+        actor: { _id: admin.id, name: expect.any(String), username: expect.any(String) },
         course: { _id: course._id, name: 'History Course', batch: 9 },
         video: null,
         oldexpiration: expiry,

@@ -1,6 +1,5 @@
-import { stat } from 'node:fs/promises';
-import path from 'node:path';
-import { isThumbnailFile, storeThumbnail, thumbnailDir, thumbnailUrl } from '../thumbnails/store';
+import type { MediaStores } from '../media/store';
+import { isThumbnailFile, storeThumbnail, thumbnailExists, thumbnailUrl } from './store';
 
 /**
  * The thumbnail file a course or video should have after an admin's form: a new data URL is
@@ -8,7 +7,7 @@ import { isThumbnailFile, storeThumbnail, thumbnailDir, thumbnailUrl } from '../
  * thumbnail URL keeps that file.
  */
 export async function resolveThumbnail(
-  dataDir: string,
+  media: MediaStores,
   input: string | null | undefined,
   current: string | null,
 ): Promise<string | null> {
@@ -18,11 +17,7 @@ export async function resolveThumbnail(
   const file = value.startsWith('/thumbnails/') ? value.slice('/thumbnails/'.length) : undefined;
   if (file !== undefined && isThumbnailFile(file)) {
     // Content-addressed: an existing file is exactly the image that URL showed.
-    const exists = await stat(path.join(thumbnailDir(dataDir), file)).then(
-      () => true,
-      () => false,
-    );
-    if (exists) return file;
+    if (await thumbnailExists(media, file)) return file;
   }
-  return storeThumbnail(dataDir, value);
+  return storeThumbnail(media, value);
 }

@@ -1,23 +1,20 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
+
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
 import { createLogger } from '../runtime';
-import { TestSmtpServer } from '../testing/smtp';
+import { TestSmtpServer } from '../../../test/support/smtp';
 import { createMailer } from './mailer';
+import { suiteTempDirs } from '../../../test/support/temp-dirs';
 
 const logger = createLogger(loadConfig({ LOG_LEVEL: 'silent' }));
 
 describe('mailer', () => {
-  const dirs: string[] = [];
-  afterAll(async () => {
-    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-  });
+  const tempDir = suiteTempDirs();
 
   it('writes an .eml file to the outbox when no SMTP server is configured', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'outbox-'));
-    dirs.push(dir);
+    const dir = await tempDir('outbox-');
     const mailer = createMailer({
       smtpUrl: undefined,
       from: 'Lectern <no-reply@lectern.local>',

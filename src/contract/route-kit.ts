@@ -1,0 +1,75 @@
+import type { z } from 'zod';
+
+/**
+ * Who may call a route; the server applies it before the body is read (a refused request gets
+ * 401/403, never a 400 or a 404):
+ * - public: anyone (the handler may still read an optional session);
+ * - student: a student with a full session; student-reset: any student session, the first-login one
+ *   limited to the password reset included;
+ * - admin: an admin with a full session;
+ * - viewer: any full session (students are then authorized per video by the handler);
+ * - token: a playback token in the URL, checked by the handler (no session lookup on the hot path).
+ */
+export type AuthLevel = 'public' | 'student' | 'student-reset' | 'admin' | 'viewer' | 'token';
+
+interface RouteBase {
+  auth: AuthLevel;
+  /** Why anyone may call it: required for public and token routes. */
+  why?: string;
+  /** A student API route that answers outside opening hours too. */
+  alwaysOpen?: boolean;
+  /** Validated before the handler runs; the handler gets the parsed values. */
+  body?: z.ZodType;
+  query?: z.ZodType;
+  params?: z.ZodType;
+  headers?: z.ZodType;
+  /** Multipart fields, read by the handler itself as the parts stream in. */
+  multipart?: z.ZodType;
+}
+
+/** A route that answers JSON of `response` (checked against it in tests). */
+export interface JsonRoute extends RouteBase {
+  response: z.ZodType;
+  /** The success status, when not 200. */
+  status?: number;
+  /** Content types the route may answer instead when the client asks for a download (`?format=csv`). */
+  download?: readonly string[];
+}
+
+/** A route that answers bytes (playlists, segments, keys, images) of one of these content types. */
+export interface FileRoute extends RouteBase {
+  file: readonly string[];
+  /** Served first by the raw segment fast path (media/delivery/fast-path.ts), this route being its fallback. */
+  fastPath?: true;
+}
+
+export type RouteSpec = JsonRoute | FileRoute;
+
+/** `METHOD /full/path`, with `:name` for path parameters. */
+export type RouteTemplate = `${'GET' | 'POST' | 'DELETE'} /${string}`;
+
+/** The method and path of a route key. */
+export function splitRouteKey(key: string): { method: string; path: string } {
+  const space = key.indexOf(' ');
+  return { method: key.slice(0, space), path: key.slice(space + 1) };
+}
+
+/** The names of a path's `:params`. */
+export type PathParams<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | PathParams<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? Name
+    : never;
+
+type Schema<R, F extends string> = R extends { [K in F]: infer S extends z.ZodType } ? S : undefined;
+
+/** What a handler receives after validation (the schemas' outputs). */
+export type Parsed<R, F extends 'body' | 'query' | 'params' | 'headers'> =
+  Schema<R, F> extends z.ZodType ? z.output<Schema<R, F>> : undefined;
+
+/** What a client sends (the schemas' inputs). */
+export type Sent<R, F extends 'body' | 'query'> =
+  Schema<R, F> extends z.ZodType ? z.input<Schema<R, F>> : never;
+
+/** The JSON a route answers, or never for a file route. */
+export type Answer<R> = R extends { response: infer S extends z.ZodType } ? z.output<S> : never;

@@ -1,0 +1,263 @@
+import {
+  ANALYTICS_DOWNLOADS,
+  AnalyticsFormatQuery,
+  CourseAnalyticsResponse,
+  CourseGridQuery,
+  StudentAnalyticsResponse,
+  VideoAnalyticsResponse,
+} from './analytics';
+import { z } from 'zod';
+import {
+  AccessHistoryResponse,
+  AddStudentBody,
+  AddStudentResponse,
+  EnrolResult,
+  EnrolStudentsBody,
+  ImportPreviewResponse,
+  ImportResult,
+  StudentImportBody,
+  StudentListQuery,
+  StudentListResponse,
+} from './admin-students';
+import {
+  AdminCheckResponse,
+  AuthCheckResponse,
+  ForgotPasswordBody,
+  MessageResponse,
+  OtpSentResponse,
+  ResetPasswordBody,
+  ServerTimeResponse,
+  SignInBody,
+} from './auth';
+import {
+  AccessListQuery,
+  AdminCourse,
+  CourseAccessListEntry,
+  CourseAccessResult,
+  CourseCreateBody,
+  CourseUpdateBody,
+  GrantCourseAccessBody,
+  RevokeCourseAccessBody,
+  StudentCourse,
+  StudentsDropdownBody,
+} from './courses';
+import {
+  CourseIdBody,
+  FinalizeUploadHeaders,
+  FinalizeUploadResponse,
+  RollnoResponse,
+  StudentVideosResponse,
+  UploadChunkFields,
+  UploadOffsetResponse,
+  UploadStatusQuery,
+} from './media';
+import { ProgressBody, ProgressResponse } from './progress-schema';
+import type { RouteSpec, RouteTemplate } from './route-kit';
+import {
+  DeleteVideoBody,
+  DropdownStudent,
+  StudentsAccessBody,
+  VideoAccessBody,
+  VideoAccessSplit,
+  VideosResponse,
+  VideoUpdateBody,
+  VideoUploadBody,
+  AdminVideo,
+} from './videos';
+
+const courses = z.strictObject({ courses: z.array(AdminCourse) });
+const courseList = z.strictObject({ course: z.array(AdminCourse) });
+const accessList = z.strictObject({ courseAccessList: z.array(CourseAccessListEntry) });
+const dropdown = z.strictObject({ students: z.array(DropdownStudent) });
+const granted = MessageResponse.extend({ granted: z.number().int() });
+const revoked = MessageResponse.extend({ revoked: z.number().int() });
+const withCourse = MessageResponse.extend({ course: AdminCourse });
+const withAccess = MessageResponse.extend({ access: CourseAccessResult });
+const withVideo = MessageResponse.extend({ video: AdminVideo });
+const studentParam = z.object({ studentId: z.string() });
+const videoParam = z.object({ id: z.string() });
+
+/**
+ * Every HTTP route of Lectern: method and full path (SPEC.md section 7's names, exactly), who may
+ * call it, what it reads and what it answers. The server registers its routes from this table and
+ * guards them by `auth`; the web client is typed from it; the authorization matrix and the fuzzer
+ * walk it. A new route is one entry here plus its handler.
+ */
+export const routes = {
+  // Student API (SPEC.md section 7); outside opening hours 503 unless alwaysOpen.
+  'GET /api/time': {
+    auth: 'public',
+    why: 'the opening-hours gate asks it before anyone signs in',
+    alwaysOpen: true,
+    response: ServerTimeResponse,
+  },
+  'GET /api/auth/check': {
+    auth: 'public',
+    why: 'answers valid:false without a session',
+    alwaysOpen: true,
+    response: AuthCheckResponse,
+  },
+  'POST /api/signin': {
+    auth: 'public',
+    why: 'sign-in; wrong credentials are 401 whoever asks',
+    body: SignInBody,
+    response: MessageResponse,
+  },
+  'POST /api/otp/send': { auth: 'student-reset', response: OtpSentResponse },
+  'POST /api/password/reset': {
+    auth: 'public',
+    why: 'the first-login session, or a username and the mailed code (forgot password)',
+    body: ResetPasswordBody,
+    response: MessageResponse,
+  },
+  'POST /api/password/forgot': {
+    auth: 'public',
+    why: 'forgot password; the same answer whether or not the account exists',
+    body: ForgotPasswordBody,
+    response: MessageResponse,
+  },
+  'POST /api/logout': {
+    auth: 'public',
+    why: 'signing out without a session is harmless',
+    response: MessageResponse,
+  },
+  'GET /api/courses': { auth: 'student', response: z.strictObject({ courses: z.array(StudentCourse) }) },
+  'POST /api/videos': { auth: 'student', body: CourseIdBody, response: StudentVideosResponse },
+  'POST /api/rollno': { auth: 'student', body: CourseIdBody, response: RollnoResponse },
+  'POST /api/progress': { auth: 'student', body: ProgressBody, response: ProgressResponse },
+
+  // Admin API (SPEC.md section 7).
+  'POST /api/admin/login': {
+    auth: 'public',
+    why: 'admin sign-in; wrong credentials are 401 whoever asks',
+    body: SignInBody,
+    response: MessageResponse,
+  },
+  'GET /api/admin/auth/admincheck': {
+    auth: 'public',
+    why: 'answers valid:false to anyone but a signed-in admin',
+    response: AdminCheckResponse,
+  },
+  'POST /api/admin/logout': {
+    auth: 'public',
+    why: 'signing out without a session is harmless',
+    response: MessageResponse,
+  },
+  'GET /api/admin/course/dashboard': { auth: 'admin', response: courses },
+  'GET /api/admin/course/list': { auth: 'admin', response: courseList },
+  'GET /api/admin/video/courses': { auth: 'admin', response: courses },
+  'POST /api/admin/course/create': { auth: 'admin', body: CourseCreateBody, response: withCourse },
+  'POST /api/admin/course/update': { auth: 'admin', body: CourseUpdateBody, response: withCourse },
+  'GET /api/admin/course/accesslist': { auth: 'admin', query: AccessListQuery, response: accessList },
+  'POST /api/admin/course/grantaccess': { auth: 'admin', body: GrantCourseAccessBody, response: withAccess },
+  'POST /api/admin/course/revokeaccess': {
+    auth: 'admin',
+    body: RevokeCourseAccessBody,
+    response: withAccess,
+  },
+  'POST /api/admin/students/dropdown': { auth: 'admin', body: StudentsDropdownBody, response: dropdown },
+  'GET /api/admin/video/editlist': { auth: 'admin', response: VideosResponse },
+  'GET /api/admin/getvideolist': { auth: 'admin', response: VideosResponse },
+  'POST /api/admin/students/access': { auth: 'admin', body: StudentsAccessBody, response: VideoAccessSplit },
+  'POST /api/admin/video/upload': { auth: 'admin', body: VideoUploadBody, response: withVideo },
+  'POST /api/admin/video/grant': { auth: 'admin', body: VideoAccessBody, response: granted },
+  'POST /api/admin/video/revoke': { auth: 'admin', body: VideoAccessBody, response: revoked },
+  'POST /api/admin/delete/video': { auth: 'admin', body: DeleteVideoBody, response: MessageResponse },
+  'POST /api/admin/video/update': { auth: 'admin', body: VideoUpdateBody, response: withVideo },
+
+  // Student management (beyond the spec).
+  'GET /api/admin/students': { auth: 'admin', query: StudentListQuery, response: StudentListResponse },
+  'POST /api/admin/students': {
+    auth: 'admin',
+    body: AddStudentBody,
+    response: AddStudentResponse,
+    status: 201,
+  },
+  'POST /api/admin/students/import/preview': {
+    auth: 'admin',
+    body: StudentImportBody,
+    response: ImportPreviewResponse,
+  },
+  'POST /api/admin/students/import': {
+    auth: 'admin',
+    body: StudentImportBody,
+    response: ImportResult,
+    status: 201,
+  },
+  'POST /api/admin/students/enrol': { auth: 'admin', body: EnrolStudentsBody, response: EnrolResult },
+  'POST /api/admin/students/:studentId/password': {
+    auth: 'admin',
+    params: studentParam,
+    response: MessageResponse,
+  },
+  'GET /api/admin/students/:studentId/history': {
+    auth: 'admin',
+    params: studentParam,
+    response: AccessHistoryResponse,
+  },
+
+  // Learning analytics (docs/ANALYTICS.md); ?format=csv downloads the same answer.
+  'GET /api/admin/analytics/videos/:videoId': {
+    auth: 'admin',
+    params: z.object({ videoId: z.string() }),
+    query: AnalyticsFormatQuery,
+    response: VideoAnalyticsResponse,
+    download: ANALYTICS_DOWNLOADS,
+  },
+  'GET /api/admin/analytics/courses/:courseId': {
+    auth: 'admin',
+    params: z.object({ courseId: z.string() }),
+    query: CourseGridQuery,
+    response: CourseAnalyticsResponse,
+    download: ANALYTICS_DOWNLOADS,
+  },
+  'GET /api/admin/analytics/students/:studentId': {
+    auth: 'admin',
+    params: studentParam,
+    query: AnalyticsFormatQuery,
+    response: StudentAnalyticsResponse,
+    download: ANALYTICS_DOWNLOADS,
+  },
+
+  // Images.
+  'GET /thumbnails/:file': {
+    auth: 'public',
+    why: 'content-addressed course and video images; names are unguessable hashes',
+    params: z.object({ file: z.string() }),
+    file: ['image/png', 'image/jpeg'],
+  },
+
+  // The streamer (ARCHITECTURE.md "Media pipeline").
+  'POST /stream/upload-chunk': {
+    auth: 'admin',
+    multipart: UploadChunkFields,
+    response: UploadOffsetResponse,
+  },
+  'GET /stream/upload-status': { auth: 'admin', query: UploadStatusQuery, response: UploadOffsetResponse },
+  'POST /stream/upload': { auth: 'admin', headers: FinalizeUploadHeaders, response: FinalizeUploadResponse },
+  'GET /stream/videos/:id/master.m3u8': {
+    auth: 'viewer',
+    params: videoParam,
+    file: ['application/vnd.apple.mpegurl'],
+  },
+  'GET /stream/videos/:id/:rendition/:file': {
+    auth: 'token',
+    why: 'child playlists and segments carry their own signed token (no session lookup per segment)',
+    params: z.object({ id: z.string(), rendition: z.string(), file: z.string() }),
+    query: z.object({ t: z.string().optional().catch(undefined) }),
+    file: ['application/vnd.apple.mpegurl', 'video/mp2t'],
+    fastPath: true,
+  },
+  'GET /stream/videos/:id/key': {
+    auth: 'token',
+    why: 'the signed token, and the session of the same user, checked by the handler',
+    params: videoParam,
+    query: z.object({ t: z.string().optional().catch(undefined) }),
+    file: ['application/octet-stream'],
+  },
+  'GET /stream/videos/:id/poster.jpg': { auth: 'viewer', params: videoParam, file: ['image/jpeg'] },
+  'DELETE /stream/videos/:id': { auth: 'admin', params: videoParam, response: MessageResponse },
+} as const satisfies Record<RouteTemplate, RouteSpec>;
+
+export type Routes = typeof routes;
+export type RouteKey = keyof Routes;
