@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import type { ProgressBody as ProgressBodyShape } from './progress';
+import {
+  MAX_RANGES_PER_SAVE,
+  MIN_PLAYBACK_RATE,
+  progressMessages,
+  WATCH_RATE_LIMIT,
+  type CourseProgress as CourseProgressShape,
+  type ProgressBody as ProgressBodyShape,
+  type ProgressResponse as ProgressResponseShape,
+  type VideoProgress as VideoProgressShape,
+} from './progress';
 
 const seconds = (field: string) =>
   z
@@ -8,9 +17,49 @@ const seconds = (field: string) =>
     .min(0, `${field} must be a number of seconds.`)
     .max(7 * 24 * 3600, `${field} must be a number of seconds.`);
 
-/** POST /api/progress: where the student is in a video and how much of it they have played in total. */
+const rangeSecond = z
+  .number({ error: progressMessages.rangesInvalid })
+  .finite(progressMessages.rangesInvalid)
+  .min(0, progressMessages.rangesInvalid)
+  .max(7 * 24 * 3600, progressMessages.rangesInvalid);
+
+/** Played intervals: each start before its end, each after the previous one (the video's length is the server's check). */
+const WatchRanges = z
+  .array(z.tuple([rangeSecond, rangeSecond], { error: progressMessages.rangesInvalid }), {
+    error: progressMessages.rangesInvalid,
+  })
+  .max(MAX_RANGES_PER_SAVE, progressMessages.tooManyRanges)
+  .refine(
+    (ranges) => ranges.every(([start, end], i) => start < end && (i === 0 || start >= ranges[i - 1]![1])),
+    progressMessages.rangesInvalid,
+  );
+
+/** POST /api/progress: where the student is in a video, and what they played since the previous save. */
 export const ProgressBody = z.object({
   videoId: z.uuid({ error: 'videoId must be a video id.' }),
   position: seconds('position'),
   watched: seconds('watched'),
+  ranges: WatchRanges.optional(),
+  rate: z
+    .number({ error: progressMessages.rateInvalid })
+    .min(MIN_PLAYBACK_RATE, progressMessages.rateInvalid)
+    .max(WATCH_RATE_LIMIT, progressMessages.rateInvalid)
+    .optional(),
 }) satisfies z.ZodType<ProgressBodyShape>;
+
+export const VideoProgress = z.strictObject({
+  position: z.number().min(0),
+  watched: z.number().min(0),
+  completed: z.boolean(),
+}) satisfies z.ZodType<VideoProgressShape>;
+
+export const CourseProgress = z.strictObject({
+  total: z.number().int().min(0),
+  completed: z.number().int().min(0),
+  nextVideoId: z.string().nullable(),
+  watchedShare: z.number().min(0).max(1),
+}) satisfies z.ZodType<CourseProgressShape>;
+
+export const ProgressResponse = z.strictObject({
+  progress: VideoProgress,
+}) satisfies z.ZodType<ProgressResponseShape>;

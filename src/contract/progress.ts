@@ -12,17 +12,37 @@ export const WATCH_RATE_LIMIT = 2;
 /** The first save of a video may claim at most this much (two save intervals at the fastest speed, and some). */
 export const FIRST_SAVE_MAX_WATCHED_SECONDS = 30;
 
+/** Seconds of slack on top of WATCH_RATE_LIMIT x wall time for a save's `ranges` (timer jitter, a slow request). */
+export const WATCH_RANGES_SLACK_SECONDS = 3;
+
+/** At most this many played intervals in one save (a student seeking about for 10 s makes a handful). */
+export const MAX_RANGES_PER_SAVE = 64;
+
+/** Analytics count viewers and plays per bucket of this many seconds of a video. */
+export const BUCKET_SECONDS = 5;
+
+/** The playback rates a save may report. */
+export const MIN_PLAYBACK_RATE = 0.25;
+
 export const progressMessages = {
   videoNotFound: 'Video not found.',
   noCourseAccess: 'Your access to this course has expired or been revoked.',
   noVideoAccess: 'You do not have access to this video.',
+  rangesInvalid:
+    'ranges must be [start, end] pairs of seconds inside the video, in order and not overlapping.',
+  tooManyRanges: `A save may carry at most ${MAX_RANGES_PER_SAVE} ranges.`,
+  rangesTooLong: 'ranges claim more playing than the time since the previous save allows.',
+  rateInvalid: `rate must be a playback speed between ${MIN_PLAYBACK_RATE} and ${WATCH_RATE_LIMIT}.`,
 } as const;
 
 /** A student's progress in one video, as the server keeps it. */
 export interface VideoProgress {
   /** Seconds from the start where playback resumes. */
   position: number;
-  /** Seconds actually played (seeking does not count), at most the video's length. */
+  /**
+   * Unique seconds actually played (seeking does not count), at most the video's length: the
+   * larger of the seconds covered by saved `ranges` and an old client's own `watched` total.
+   */
   watched: number;
   completed: boolean;
 }
@@ -37,13 +57,23 @@ export interface CourseProgress {
   completed: number;
   /** Where "Continue" leads: the video last played while unfinished, else the next unfinished one; null when all are done. */
   nextVideoId: string | null;
+  /** Share (0..1) of the length of those videos actually watched. */
+  watchedShare: number;
 }
+
+/** A played interval of media, `[startSeconds, endSeconds]`. */
+export type WatchRange = [number, number];
 
 /** POST /api/progress's body (validated by ProgressBody in progress-schema.ts). */
 export interface ProgressBody {
   videoId: string;
   position: number;
+  /** An old client's running total; ignored when `ranges` is sent (the ranges are the evidence). */
   watched: number;
+  /** The intervals played since the previous save, in order and not overlapping. */
+  ranges?: WatchRange[];
+  /** The playback rate while they were played. */
+  rate?: number;
 }
 
 export interface ProgressResponse {

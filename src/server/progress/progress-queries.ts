@@ -21,7 +21,8 @@ export async function progressOfVideos(
 }
 
 /**
- * Per course: how many of the videos the student may watch (ready, granted) are completed, and
+ * Per course: how many of the videos the student may watch (ready, granted) are completed, what
+ * share of their length was watched, and
  * where "Continue" leads: the video played last if unfinished, else the first unfinished one after
  * it in course order, else the first unfinished one.
  */
@@ -31,7 +32,7 @@ export async function progressOfCourses(
   courseIds: string[],
 ): Promise<Map<string, CourseProgress>> {
   const result = new Map<string, CourseProgress>();
-  for (const id of courseIds) result.set(id, { total: 0, completed: 0, nextVideoId: null });
+  for (const id of courseIds) result.set(id, { total: 0, completed: 0, nextVideoId: null, watchedShare: 0 });
   if (!courseIds.length) return result;
   const rows = await db
     .select({
@@ -39,6 +40,8 @@ export async function progressOfCourses(
       courseId: videos.courseId,
       completedAt: videoProgress.completedAt,
       playedAt: videoProgress.updatedAt,
+      durationSeconds: videos.durationSeconds,
+      watchedSeconds: videoProgress.watchedSeconds,
     })
     .from(videos)
     .innerJoin(videoAccess, and(eq(videoAccess.videoId, videos.id), eq(videoAccess.studentId, studentId)))
@@ -66,7 +69,14 @@ export async function progressOfCourses(
       (last >= 0 && unfinished(list[last]!) ? list[last] : undefined) ??
       list.slice(last + 1).find(unfinished) ??
       list.find(unfinished);
-    result.set(courseId, { total: list.length, completed, nextVideoId: next?.videoId ?? null });
+    const length = list.reduce((sum, v) => sum + v.durationSeconds, 0);
+    const watched = list.reduce((sum, v) => sum + Math.min(v.watchedSeconds ?? 0, v.durationSeconds), 0);
+    result.set(courseId, {
+      total: list.length,
+      completed,
+      nextVideoId: next?.videoId ?? null,
+      watchedShare: length > 0 ? watched / length : 0,
+    });
   }
   return result;
 }

@@ -1,5 +1,11 @@
 import { useEffect, useRef, type RefObject } from 'react';
-import { PROGRESS_SAVE_INTERVAL_MS, type VideoProgress } from '../../contract/progress';
+import {
+  MAX_RANGES_PER_SAVE,
+  PROGRESS_SAVE_INTERVAL_MS,
+  type ProgressBody,
+  type VideoProgress,
+} from '../../contract/progress';
+import { ApiError } from '../api/client';
 import { saveProgress } from '../api/student';
 import { Coverage } from '../player/coverage';
 
@@ -15,8 +21,10 @@ export function resumePosition(progress: VideoProgress, durationSeconds: number)
 
 /**
  * Tracks how much of the video in `videoRef` is actually played (seeks add nothing, replays count
- * once per visit) and saves position and watched time every 10 s while playing, on pause and end,
- * when the page is hidden and when the player goes away.
+ * once per visit) and saves position, watched time and the ranges played since the previous save
+ * every 10 s while playing, on pause and end, when the page is hidden and when the player goes away.
+ * Ranges of a save that failed on the way go with the next one; ranges the server refused (400) are
+ * dropped, or they would be refused again forever.
  */
 export function useWatchProgress(
   videoRef: RefObject<HTMLVideoElement | null>,
@@ -62,14 +70,24 @@ export function useWatchProgress(
     };
 
     const save = (keepalive = false) => {
-      const body = { videoId, position: Math.max(0, position), watched: watched() };
-      const key = `${body.position.toFixed(1)}|${body.watched.toFixed(1)}`;
-      if (key === savedKey || !Number.isFinite(body.position)) return;
+      const pos = Math.max(0, position);
+      const key = `${pos.toFixed(1)}|${watched().toFixed(1)}`;
+      if ((key === savedKey && !coverage.hasPending()) || !Number.isFinite(pos)) return;
       savedKey = key;
+      const ranges = coverage.take().slice(-MAX_RANGES_PER_SAVE);
+      const body: ProgressBody = {
+        videoId,
+        position: pos,
+        watched: watched(),
+        ranges,
+        rate: Math.min(2, Math.max(0.25, video.playbackRate)),
+      };
       saveProgress(body, keepalive).then(
         (saved) => onSavedRef.current(saved),
-        () => {
+        (error: unknown) => {
           savedKey = ''; // try again with the next save
+          if (!(error instanceof ApiError) || error.status === 0 || error.status >= 500)
+            coverage.giveBack(ranges);
         },
       );
     };

@@ -1,59 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { serverMessages } from '../../contract/messages';
 import { progressMessages } from '../../contract/progress';
-import { courses, enrollments, videoAccess, videos } from '../db/schema';
-import { testEngines } from '../testing/databases';
-import type { TestClient } from '../testing/http-client';
-import { OPEN_TIME, TestServer, type TestStudent } from '../testing/test-server';
+import { enrollments, videoAccess, videos } from '../db/schema';
+import { testEngines } from '../../../test/support/databases';
+import { watchedCourse } from '../../../test/support/watch-fixtures';
+import type { TestClient } from '../../../test/support/http-client';
+import { OPEN_TIME, suiteServer, type TestStudent } from '../../../test/support/test-server';
 
 const DAY = 86_400_000;
-let sequence = 0;
 
 describe.each(testEngines())('video progress (%s)', (engine) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await TestServer.start({ engine });
-  });
-  afterAll(() => server?.close());
+  const server = suiteServer({ engine });
 
   /** A course with `count` ready videos of 100 s, the student enrolled (until `expires`) and granted each. */
-  async function courseWithVideos(
-    student: TestStudent,
-    count = 2,
-    expires = new Date(Date.parse(OPEN_TIME) + 30 * DAY),
-  ) {
-    const db = server.ctx.db;
-    sequence += 1;
-    const [course] = await db
-      .insert(courses)
-      .values({
-        batch: 1,
-        courseCode: `P${sequence}`,
-        name: `Progress ${sequence}`,
-        description: 'd',
-        startDate: '2026-03-01',
-        endDate: '2026-06-30',
-      })
-      .returning();
-    await db
-      .insert(enrollments)
-      .values({ courseId: course!.id, studentId: student.id, accessExpiration: expires });
-    const list = await db
-      .insert(videos)
-      .values(
-        Array.from({ length: count }, (_, i) => ({
-          title: `Lecture ${i + 1}`,
-          sourceName: `l${i + 1}.mp4`,
-          courseId: course!.id,
-          position: i + 1,
-          status: 'ready' as const,
-          durationSeconds: 100,
-        })),
-      )
-      .returning();
-    await db.insert(videoAccess).values(list.map((v) => ({ videoId: v.id, studentId: student.id })));
-    return { courseId: course!.id, videoIds: list.map((v) => v.id) };
-  }
+  const courseWithVideos = (student: TestStudent, count = 2, expires?: Date) =>
+    watchedCourse(server, [student], Array<number>(count).fill(100), expires);
 
   async function signedIn(): Promise<{ client: TestClient; student: TestStudent }> {
     server.clock.set(OPEN_TIME);
@@ -202,16 +163,31 @@ describe.each(testEngines())('video progress (%s)', (engine) => {
       (await client.get('/api/courses')).body.courses.find(
         (c: { courseId: string }) => c.courseId === courseId,
       );
-    expect((await courseOf()).progress).toEqual({ total: 3, completed: 0, nextVideoId: videoIds[0] });
+    expect((await courseOf()).progress).toEqual({
+      total: 3,
+      completed: 0,
+      nextVideoId: videoIds[0],
+      watchedShare: 0,
+    });
 
     await save(client, videoIds[0]!, 30, 30);
     server.clock.advance(60_000);
     await save(client, videoIds[0]!, 95, 95);
-    expect((await courseOf()).progress).toEqual({ total: 3, completed: 1, nextVideoId: videoIds[1] });
+    expect((await courseOf()).progress).toEqual({
+      total: 3,
+      completed: 1,
+      nextVideoId: videoIds[1],
+      watchedShare: 95 / 300,
+    });
 
     // Jumping to the third video makes it the one to continue while unfinished.
     server.clock.advance(10_000);
     await save(client, videoIds[2]!, 10, 10);
-    expect((await courseOf()).progress).toEqual({ total: 3, completed: 1, nextVideoId: videoIds[2] });
+    expect((await courseOf()).progress).toEqual({
+      total: 3,
+      completed: 1,
+      nextVideoId: videoIds[2],
+      watchedShare: 105 / 300,
+    });
   });
 });

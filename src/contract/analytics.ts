@@ -1,0 +1,248 @@
+import { z } from 'zod';
+import type { CourseAccessState } from './access-policy';
+
+/** Learning analytics for admins (base /api/admin/analytics): what students actually watched. */
+
+export const ANALYTICS_PAGE_SIZE = 25;
+export const ANALYTICS_PAGE_SIZE_MAX = 100;
+/** The student page's watch-time chart covers this many days, today included. */
+export const ANALYTICS_DAYS = 30;
+/** No progress saved for this many days puts an actively enrolled student at risk. */
+export const AT_RISK_IDLE_DAYS = 7;
+
+export const analyticsMessages = {
+  formatInvalid: 'format must be json or csv.',
+  sortInvalid: 'sort must be one of name, rollno, share, started, watchTime, lastActivity.',
+  orderInvalid: 'order must be asc or desc.',
+  filterInvalid: 'filter must be all or at-risk.',
+  pageInvalid: 'page and pageSize must be whole numbers from 1.',
+  loadFailed: 'Failed to load analytics.',
+} as const;
+
+const Format = z.enum(['json', 'csv'], { error: analyticsMessages.formatInvalid }).default('json');
+
+/** ?format=csv turns any analytics answer into a CSV download. */
+export const AnalyticsFormatQuery = z.object({ format: Format });
+
+export const COURSE_GRID_SORTS = ['name', 'rollno', 'share', 'started', 'watchTime', 'lastActivity'] as const;
+export type CourseGridSort = (typeof COURSE_GRID_SORTS)[number];
+
+const pageNumber = (fallback: number, max: number) =>
+  z.preprocess(
+    (v) => (v === undefined || v === '' ? fallback : Number(v)),
+    z
+      .number({ error: analyticsMessages.pageInvalid })
+      .int(analyticsMessages.pageInvalid)
+      .min(1, analyticsMessages.pageInvalid)
+      .max(max, analyticsMessages.pageInvalid),
+  );
+
+/** GET /api/admin/analytics/courses/:courseId: the students x videos grid, sorted and paged on the server. */
+export const CourseGridQuery = z.object({
+  format: Format,
+  sort: z.enum(COURSE_GRID_SORTS, { error: analyticsMessages.sortInvalid }).default('name'),
+  order: z.enum(['asc', 'desc'], { error: analyticsMessages.orderInvalid }).default('asc'),
+  filter: z.enum(['all', 'at-risk'], { error: analyticsMessages.filterInvalid }).default('all'),
+  page: pageNumber(1, 100_000),
+  pageSize: pageNumber(ANALYTICS_PAGE_SIZE, ANALYTICS_PAGE_SIZE_MAX),
+});
+export type CourseGridQuery = z.infer<typeof CourseGridQuery>;
+
+export interface AnalyticsCourseRef {
+  _id: string;
+  name: string;
+  batch: number;
+  coursecode: string;
+}
+
+/** One 5-second bucket of a video's retention curve. */
+export interface RetentionBucket {
+  /** Seconds from the start of the video. */
+  start: number;
+  /** Students who watched at least a second of it. */
+  viewers: number;
+  /** How many times it was played in full, rewatching included (played seconds / bucket length). */
+  plays: number;
+}
+
+/** GET /api/admin/analytics/videos/:videoId */
+export interface VideoAnalytics {
+  video: { _id: string; title: string; durationSeconds: number; course: AnalyticsCourseRef | null };
+  bucketSeconds: number;
+  /** Students with active course access and a grant of this video (the player's rule). */
+  studentsWithAccess: number;
+  /** Of those, how many played any of it. */
+  viewers: number;
+  /** Of those, how many completed it (90% of it actually played). */
+  completed: number;
+  /** completed / studentsWithAccess (0 when nobody has access). */
+  completionRate: number;
+  /** The median over students with access of the share of the video they watched (0..1). */
+  medianShareWatched: number;
+  /** The bucket after which the most viewers stop watching, or null when nobody watched. */
+  biggestDropOff: { start: number; lost: number } | null;
+  buckets: RetentionBucket[];
+}
+
+/** A student's cell in the course grid, per video in `CourseAnalytics.videos` order. */
+export interface GridCell {
+  /** Share of the video watched (0..1). */
+  share: number;
+  completed: boolean;
+}
+
+export interface GridStudent {
+  _id: string;
+  rollno: string;
+  name: string;
+  email: string;
+  access: CourseAccessState;
+  atRisk: boolean;
+  videosStarted: number;
+  videosCompleted: number;
+  /** Share of the course's total length watched (0..1). */
+  watchedShare: number;
+  /** Seconds of video played in this course, rewatching included. */
+  watchSeconds: number;
+  /** ISO timestamp of the last progress save in this course. */
+  lastActivity: string | null;
+  cells: GridCell[];
+}
+
+/** GET /api/admin/analytics/courses/:courseId */
+export interface CourseAnalytics {
+  course: AnalyticsCourseRef;
+  /** The course's ready videos, in course order. */
+  videos: { _id: string; title: string; durationSeconds: number }[];
+  /** Enrolled students, and how many of them are at risk. */
+  totals: { students: number; atRisk: number };
+  /** Students matching the filter (all pages). */
+  total: number;
+  page: number;
+  pageSize: number;
+  students: GridStudent[];
+}
+
+export interface StudentVideoActivity {
+  _id: string;
+  title: string;
+  durationSeconds: number;
+  watchedSeconds: number;
+  share: number;
+  completed: boolean;
+  /** ISO timestamp of the last progress save of this video. */
+  lastWatched: string | null;
+  /** Seconds played in the last 7 days, rewatching included. */
+  weekSeconds: number;
+}
+
+export interface StudentCourseActivity extends AnalyticsCourseRef {
+  access: CourseAccessState;
+  accessexpiration: string;
+  atRisk: boolean;
+  totalVideos: number;
+  videosStarted: number;
+  videosCompleted: number;
+  watchedShare: number;
+  watchSeconds: number;
+  lastActivity: string | null;
+  videos: StudentVideoActivity[];
+}
+
+/** GET /api/admin/analytics/students/:studentId */
+export interface StudentAnalytics {
+  student: { _id: string; rollno: string; name: string; email: string };
+  /** The school's time zone (OPEN_TZ): what "a day" means below. */
+  timeZone: string;
+  /** The last 30 days, oldest first, today last; seconds played each day. */
+  days: { day: string; seconds: number }[];
+  courses: StudentCourseActivity[];
+}
+
+// The answers as schemas, for the route table (responses are checked against them in tests).
+
+const share = z.number().min(0).max(1);
+const instant = z.string().nullable();
+const accessState = z.enum(['active', 'expired', 'revoked']);
+const CourseRef = z.strictObject({
+  _id: z.string(),
+  name: z.string(),
+  batch: z.number(),
+  coursecode: z.string(),
+});
+
+export const VideoAnalyticsResponse = z.strictObject({
+  video: z.strictObject({
+    _id: z.string(),
+    title: z.string(),
+    durationSeconds: z.number(),
+    course: CourseRef.nullable(),
+  }),
+  bucketSeconds: z.number(),
+  studentsWithAccess: z.number().int(),
+  viewers: z.number().int(),
+  completed: z.number().int(),
+  completionRate: share,
+  medianShareWatched: share,
+  biggestDropOff: z.strictObject({ start: z.number(), lost: z.number().int() }).nullable(),
+  buckets: z.array(z.strictObject({ start: z.number(), viewers: z.number().int(), plays: z.number() })),
+}) satisfies z.ZodType<VideoAnalytics>;
+
+export const CourseAnalyticsResponse = z.strictObject({
+  course: CourseRef,
+  videos: z.array(z.strictObject({ _id: z.string(), title: z.string(), durationSeconds: z.number() })),
+  totals: z.strictObject({ students: z.number().int(), atRisk: z.number().int() }),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  students: z.array(
+    z.strictObject({
+      _id: z.string(),
+      rollno: z.string(),
+      name: z.string(),
+      email: z.string(),
+      access: accessState,
+      atRisk: z.boolean(),
+      videosStarted: z.number().int(),
+      videosCompleted: z.number().int(),
+      watchedShare: share,
+      watchSeconds: z.number(),
+      lastActivity: instant,
+      cells: z.array(z.strictObject({ share, completed: z.boolean() })),
+    }),
+  ),
+}) satisfies z.ZodType<CourseAnalytics>;
+
+export const StudentAnalyticsResponse = z.strictObject({
+  student: z.strictObject({ _id: z.string(), rollno: z.string(), name: z.string(), email: z.string() }),
+  timeZone: z.string(),
+  days: z.array(z.strictObject({ day: z.string(), seconds: z.number() })),
+  courses: z.array(
+    CourseRef.extend({
+      access: accessState,
+      accessexpiration: z.string(),
+      atRisk: z.boolean(),
+      totalVideos: z.number().int(),
+      videosStarted: z.number().int(),
+      videosCompleted: z.number().int(),
+      watchedShare: share,
+      watchSeconds: z.number(),
+      lastActivity: instant,
+      videos: z.array(
+        z.strictObject({
+          _id: z.string(),
+          title: z.string(),
+          durationSeconds: z.number(),
+          watchedSeconds: z.number(),
+          share,
+          completed: z.boolean(),
+          lastWatched: instant,
+          weekSeconds: z.number(),
+        }),
+      ),
+    }),
+  ),
+}) satisfies z.ZodType<StudentAnalytics>;
+
+/** What each analytics answer may be downloaded as. */
+export const ANALYTICS_DOWNLOADS = ['text/csv'] as const;

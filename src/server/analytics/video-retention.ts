@@ -1,0 +1,119 @@
+import { sql } from 'drizzle-orm';
+import type { AnalyticsCourseRef, RetentionBucket, VideoAnalytics } from '../../contract/analytics';
+import { adminMessages } from '../../contract/messages';
+import { BUCKET_SECONDS } from '../../contract/progress';
+import { isUuid } from '../db/ids';
+import type { Db } from '../db/client';
+import { activeEnrollment } from '../courses/access-sql';
+import { notFound } from '../errors';
+import type { CsvValue } from './csv';
+import { num, round4, rowsOf, shareOf } from './queries';
+
+interface VideoRow {
+  id: string;
+  title: string;
+  duration: number;
+  courseId: string | null;
+  courseName: string | null;
+  batch: number | null;
+  courseCode: string | null;
+}
+
+async function requireVideo(db: Db, videoId: string): Promise<VideoRow> {
+  if (!isUuid(videoId)) throw notFound(adminMessages.videoNotFound);
+  const [video] = await rowsOf<VideoRow>(
+    db,
+    sql`select v.id, v.title, v.duration_seconds as duration, v.course_id as "courseId", c.name as "courseName",
+               c.batch, c.course_code as "courseCode"
+        from videos v left join courses c on c.id = v.course_id where v.id = ${videoId}`,
+  );
+  if (!video) throw notFound(adminMessages.videoNotFound);
+  return video;
+}
+
+/** The bucket at whose start the most viewers are gone (compared with the bucket before it). */
+function biggestDropOff(buckets: RetentionBucket[]): VideoAnalytics['biggestDropOff'] {
+  let best: VideoAnalytics['biggestDropOff'] = null;
+  for (let i = 1; i < buckets.length; i++) {
+    const lost = buckets[i - 1]!.viewers - buckets[i]!.viewers;
+    if (lost > 0 && (!best || lost > best.lost)) best = { start: buckets[i]!.start, lost };
+  }
+  return best;
+}
+
+/**
+ * A video's retention: per 5-second bucket how many students watched it and how often it was
+ * played (from the counters every save keeps), with completion and the median share watched over
+ * the students who may watch it now (active course access and a grant, as the player decides).
+ */
+export async function videoAnalytics(db: Db, videoId: string, now: Date): Promise<VideoAnalytics> {
+  const video = await requireVideo(db, videoId);
+  const duration = num(video.duration);
+  const [audience] = await rowsOf<Record<string, unknown>>(
+    db,
+    sql`select count(*)::int as "withAccess",
+               count(p.student_id) filter (where p.watched_seconds > 0)::int as viewers,
+               count(p.completed_at)::int as completed,
+               coalesce(percentile_cont(0.5) within group (order by coalesce(p.watched_seconds, 0)), 0)::float8 as median
+        from video_access va
+        join enrollments on enrollments.student_id = va.student_id
+          and enrollments.course_id = ${video.courseId}::uuid and ${activeEnrollment(now)}
+        left join video_progress p on p.student_id = va.student_id and p.video_id = va.video_id
+        where va.video_id = ${video.id}`,
+  );
+  const counters = await rowsOf<{ bucket: number; viewers: number; playedMs: unknown }>(
+    db,
+    sql`select bucket, viewers, played_ms as "playedMs" from video_watch_buckets
+        where video_id = ${video.id} order by bucket`,
+  );
+  const buckets: RetentionBucket[] = Array.from({ length: Math.ceil(duration / BUCKET_SECONDS) }, (_, i) => ({
+    start: i * BUCKET_SECONDS,
+    viewers: 0,
+    plays: 0,
+  }));
+  for (const c of counters) {
+    const bucket = buckets[c.bucket];
+    if (!bucket) continue; // the video was re-probed shorter
+    const length = Math.min(BUCKET_SECONDS, duration - bucket.start);
+    bucket.viewers = num(c.viewers);
+    bucket.plays = Math.round((num(c.playedMs) / 1000 / length) * 100) / 100;
+  }
+  const withAccess = num(audience?.withAccess);
+  const completed = num(audience?.completed);
+  const course: AnalyticsCourseRef | null = video.courseId
+    ? { _id: video.courseId, name: video.courseName!, batch: num(video.batch), coursecode: video.courseCode! }
+    : null;
+  return {
+    video: { _id: video.id, title: video.title, durationSeconds: duration, course },
+    bucketSeconds: BUCKET_SECONDS,
+    studentsWithAccess: withAccess,
+    viewers: num(audience?.viewers),
+    completed,
+    completionRate: withAccess > 0 ? completed / withAccess : 0,
+    medianShareWatched: shareOf(num(audience?.median), duration),
+    biggestDropOff: biggestDropOff(buckets),
+    buckets,
+  };
+}
+
+export const VIDEO_CSV_HEADER = [
+  'bucket_start_seconds',
+  'bucket_end_seconds',
+  'viewers',
+  'viewers_share',
+  'plays',
+] as const;
+
+/** The retention curve as CSV rows, one per bucket. */
+export async function* videoCsvRows(analytics: VideoAnalytics): AsyncGenerator<CsvValue[]> {
+  const { durationSeconds } = analytics.video;
+  for (const b of analytics.buckets) {
+    yield [
+      b.start,
+      Math.min(b.start + analytics.bucketSeconds, Math.round(durationSeconds * 10) / 10),
+      b.viewers,
+      analytics.studentsWithAccess > 0 ? round4(b.viewers / analytics.studentsWithAccess) : 0,
+      b.plays,
+    ];
+  }
+}

@@ -1,0 +1,157 @@
+import '@mantine/charts/styles.css';
+import { AreaChart } from '@mantine/charts';
+import { Anchor, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Link, useParams } from 'react-router';
+import { analyticsMessages, type VideoAnalytics } from '../../../contract/analytics';
+import { analyticsCsv, useVideoAnalytics } from '../../api/analytics';
+import { Empty } from '../ui/Empty';
+import { Loaded } from '../ui/Loaded';
+import { PageHeader } from '../ui/PageHeader';
+import { TableSkeleton } from '../ui/TableSkeleton';
+import { ChartTable } from './ChartTable';
+import { DownloadCsv } from './DownloadCsv';
+import { at, percent } from './format';
+import { StatCard } from './StatCard';
+
+function Loading() {
+  return (
+    <Stack gap="lg" aria-busy="true" aria-label="Loading video analytics">
+      <Skeleton h={40} w="50%" />
+      <SimpleGrid cols={{ base: 2, md: 5 }}>
+        {[0, 1, 2, 3, 4].map((i) => (
+          <Skeleton key={i} h={76} />
+        ))}
+      </SimpleGrid>
+      <Skeleton h={300} />
+      <TableSkeleton rows={3} />
+    </Stack>
+  );
+}
+
+/** /adminanalytics/video/{id}: where a lecture loses people. */
+export default function VideoAnalyticsPage() {
+  const { videoId = '' } = useParams();
+  const analytics = useVideoAnalytics(videoId);
+  return (
+    <Loaded query={analytics} failure={analyticsMessages.loadFailed} loading={<Loading />}>
+      {(a) => <VideoView analytics={a} />}
+    </Loaded>
+  );
+}
+
+function VideoView({ analytics: a }: { analytics: VideoAnalytics }) {
+  const { video } = a;
+  const points = a.buckets.map((b) => ({ at: at(b.start), viewers: b.viewers, plays: b.plays }));
+  // The steps are drawn from each bucket's start: a closing point gives the last bucket its width.
+  const last = points.at(-1);
+  const data = last ? [...points, { ...last, at: at(video.durationSeconds) }] : points;
+  const drop = a.biggestDropOff;
+  return (
+    <Stack gap="lg">
+      {video.course && (
+        <Anchor component={Link} to={`/adminanalytics/course/${video.course._id}`} replace size="sm">
+          ← {video.course.name} (Batch {video.course.batch}) analytics
+        </Anchor>
+      )}
+      <PageHeader
+        title={video.title}
+        description={`Retention over ${at(video.durationSeconds)}, in ${a.bucketSeconds}-second steps${video.course ? ` · ${video.course.name}` : ''}`}
+        actions={<DownloadCsv href={analyticsCsv.video(video._id)} />}
+      />
+      <SimpleGrid cols={{ base: 2, md: 5 }} spacing="sm">
+        <StatCard label="With access" value={a.studentsWithAccess} hint="active course access and a grant" />
+        <StatCard label="Viewers" value={a.viewers} hint="played any of it" />
+        <StatCard
+          label="Completed"
+          value={percent(a.completionRate)}
+          hint={`${a.completed} of ${a.studentsWithAccess} watched 90%`}
+        />
+        <StatCard
+          label="Median watched"
+          value={percent(a.medianShareWatched)}
+          hint="of the video, per student"
+        />
+        <StatCard
+          label="Biggest drop-off"
+          value={drop ? at(drop.start) : '—'}
+          hint={
+            drop
+              ? `${drop.lost} viewer${drop.lost === 1 ? '' : 's'} stop here`
+              : a.viewers
+                ? 'nobody stopped early'
+                : 'no viewers yet'
+          }
+        />
+      </SimpleGrid>
+      {a.viewers === 0 ? (
+        <Empty
+          title="Nobody has watched this video yet."
+          description="The retention curve appears once students with access start playing it."
+        />
+      ) : (
+        <Paper withBorder radius="md" p={{ base: 'xs', sm: 'md' }}>
+          <Group justify="space-between" mb="xs">
+            <Title order={2} size="h4" id="retention-title">
+              Viewers through the video
+            </Title>
+            <Text size="xs" c="dimmed">
+              of {a.studentsWithAccess} with access
+            </Text>
+          </Group>
+          <div
+            role="img"
+            aria-labelledby="retention-title"
+            aria-describedby="retention-summary"
+            data-testid="retention-chart"
+          >
+            <AreaChart
+              h={300}
+              data={data}
+              dataKey="at"
+              series={[
+                { name: 'plays', label: 'Plays', color: 'gray.5', strokeDasharray: '5 4' },
+                { name: 'viewers', label: 'Viewers', color: 'red.6' },
+              ]}
+              curveType="stepAfter"
+              withDots={false}
+              withLegend
+              yAxisLabel="Students"
+              gridAxis="y"
+              fillOpacity={0.15}
+            />
+          </div>
+          <Text size="xs" c="dimmed" id="retention-summary" mt="xs">
+            {drop
+              ? `The most viewers, ${drop.lost}, stop watching at ${at(drop.start)}.`
+              : 'No viewer stopped before the end.'}{' '}
+            Plays count rewatching: 2 means the part was played twice over.
+          </Text>
+          <ChartTable label="Retention as a table">
+            <Table striped stickyHeader verticalSpacing={4} fz="sm">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>From</Table.Th>
+                  <Table.Th ta="right">Viewers</Table.Th>
+                  <Table.Th ta="right">Share of students</Table.Th>
+                  <Table.Th ta="right">Plays</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {a.buckets.map((b) => (
+                  <Table.Tr key={b.start}>
+                    <Table.Td ff="monospace">{at(b.start)}</Table.Td>
+                    <Table.Td ta="right">{b.viewers}</Table.Td>
+                    <Table.Td ta="right">
+                      {a.studentsWithAccess ? percent(b.viewers / a.studentsWithAccess) : '—'}
+                    </Table.Td>
+                    <Table.Td ta="right">{b.plays}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ChartTable>
+        </Paper>
+      )}
+    </Stack>
+  );
+}
