@@ -23,6 +23,9 @@ class ResizeObserverStub {
 }
 window.ResizeObserver = ResizeObserverStub as unknown as typeof ResizeObserver;
 window.HTMLElement.prototype.scrollIntoView = () => {};
+// Mantine's autosizing Textarea listens for web fonts.
+if (!('fonts' in document))
+  Object.defineProperty(document, 'fonts', { value: { addEventListener() {}, removeEventListener() {} } });
 
 afterEach(() => {
   cleanup();

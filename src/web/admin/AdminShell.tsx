@@ -19,8 +19,16 @@ import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { productName } from '../app/product';
 import { Logo } from '../ui/Logo';
-import { adminHome, courseLinks, studentsLink, videoLinks, type AdminLink } from './admin-links';
+import {
+  adminHome,
+  analyticsLink,
+  courseLinks,
+  studentsLink,
+  videoLinks,
+  type AdminLink,
+} from './admin-links';
 import { useAdminLogout } from './use-admin-logout';
+import { TopBar } from '../ui/TopBar';
 
 function NavMenu({ label, links, active }: { label: string; links: AdminLink[]; active: string }) {
   const current = links.some((l) => l.to === active);
@@ -73,54 +81,50 @@ export function AdminShell({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   const logout = useAdminLogout();
   const [drawer, { toggle, close }] = useDisclosure(false);
-  const logoutLabel = logout.isPending ? 'Logging out…' : 'Logout';
+  const logoutButton = (ml?: string) => (
+    <Button
+      variant="default"
+      ml={ml}
+      leftSection={<IconLogout size={16} aria-hidden="true" />}
+      onClick={() => logout.mutate()}
+      disabled={logout.isPending}
+    >
+      {logout.isPending ? 'Logging out…' : 'Logout'}
+    </Button>
+  );
 
   return (
     <>
-      <Box
-        component="header"
-        pos="sticky"
-        top={0}
-        bg="var(--mantine-color-body)"
-        style={{ zIndex: 100, borderBottom: '1px solid var(--mantine-color-gray-3)' }}
-      >
-        <Container size="xl" h={60}>
-          <Group h="100%" justify="space-between" wrap="nowrap">
-            <Group gap="xs" wrap="nowrap">
-              <UnstyledButton
-                component={Link}
-                to={adminHome.to}
-                replace
-                aria-label={`${productName()} admin: go to the dashboard`}
-              >
-                <Logo />
-              </UnstyledButton>
-              <Badge color="dark" variant="light" size="sm">
-                Admin
-              </Badge>
-            </Group>
-            <Group gap={4} component="nav" aria-label="Admin" visibleFrom="md" wrap="nowrap">
-              <TopLink link={adminHome} active={pathname} />
-              <NavMenu label="Courses" links={courseLinks} active={pathname} />
-              <NavMenu label="Videos" links={videoLinks} active={pathname} />
-              <TopLink link={studentsLink} active={pathname} label="Students" />
-              <Button
-                variant="default"
-                ml="sm"
-                leftSection={<IconLogout size={16} aria-hidden="true" />}
-                onClick={() => logout.mutate()}
-                disabled={logout.isPending}
-              >
-                {logoutLabel}
-              </Button>
-            </Group>
-            <Burger opened={drawer} onClick={toggle} hiddenFrom="md" aria-label="Open navigation" />
-          </Group>
-        </Container>
-      </Box>
+      <TopBar>
+        <Group gap="xs" wrap="nowrap">
+          <UnstyledButton
+            component={Link}
+            to={adminHome.to}
+            replace
+            aria-label={`${productName()} admin: go to the dashboard`}
+          >
+            <Logo />
+          </UnstyledButton>
+          <Badge color="dark" variant="light" size="sm">
+            Admin
+          </Badge>
+        </Group>
+        <Group gap={4} component="nav" aria-label="Admin" visibleFrom="md" wrap="nowrap">
+          <TopLink link={adminHome} active={pathname} />
+          <NavMenu label="Courses" links={courseLinks} active={pathname} />
+          <NavMenu label="Videos" links={videoLinks} active={pathname} />
+          <TopLink link={studentsLink} active={pathname} label="Students" />
+          <TopLink
+            link={analyticsLink}
+            active={pathname.startsWith(analyticsLink.to) ? analyticsLink.to : pathname}
+          />
+          {logoutButton('sm')}
+        </Group>
+        <Burger opened={drawer} onClick={toggle} hiddenFrom="md" aria-label="Open navigation" />
+      </TopBar>
       <Drawer opened={drawer} onClose={close} title="Admin" position="right" size="xs" hiddenFrom="md">
         <Stack gap={2} component="nav" aria-label="Admin">
-          {[adminHome, ...courseLinks, ...videoLinks, studentsLink].map((link, i) => (
+          {[adminHome, ...courseLinks, ...videoLinks, studentsLink, analyticsLink].map((link, i) => (
             <Box key={link.to}>
               {(i === 1 || i === 4 || i === 7) && <Divider my={6} />}
               <NavLink
@@ -128,21 +132,14 @@ export function AdminShell({ children }: { children: ReactNode }) {
                 to={link.to}
                 replace
                 label={link.label}
-                active={link.to === pathname}
+                active={link === analyticsLink ? pathname.startsWith(link.to) : link.to === pathname}
                 color="red"
                 onClick={close}
               />
             </Box>
           ))}
           <Divider my={6} />
-          <Button
-            variant="default"
-            leftSection={<IconLogout size={16} aria-hidden="true" />}
-            onClick={() => logout.mutate()}
-            disabled={logout.isPending}
-          >
-            {logoutLabel}
-          </Button>
+          {logoutButton()}
           <Text size="xs" c="dimmed" ta="center" mt="xs">
             {productName()} back office
           </Text>

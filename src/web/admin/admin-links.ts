@@ -19,3 +19,5 @@ export const videoLinks: AdminLink[] = [
 ];
 
 export const studentsLink: AdminLink = { to: '/adminstudents', label: 'Manage Students' };
+
+export const analyticsLink: AdminLink = { to: '/adminanalytics', label: 'Analytics' };

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { studentToasts } from '../../contract/messages';
 import { adminApi, adminKeys } from '../api/admin';
 import { messageOf } from '../api/client';
-import { queryKeys } from '../api/session';
+import { sessionKeys } from '../api/session';
 import { toast } from '../ui/toast';
 
 /**
@@ -19,7 +19,7 @@ export function useAdminLogout() {
       toast.success(message || studentToasts.logoutSuccess);
       await navigate('/adminlogin', { replace: true });
       queryClient.removeQueries({ queryKey: adminKeys.all });
-      queryClient.setQueryData(queryKeys.adminCheck, { valid: false });
+      queryClient.setQueryData(sessionKeys.adminCheck, { valid: false });
     },
     onError: (error) => toast.error(messageOf(error, studentToasts.logoutFailed)),
   });

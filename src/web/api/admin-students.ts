@@ -1,18 +1,9 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type {
-  AccessHistoryResponse,
-  AddStudentBody,
-  AdminStudent,
-  EnrolStudentsBody,
-  ImportPreviewResponse,
-  StudentListResponse,
-} from '../../contract/admin-students';
-import { api } from './client';
+import type { AddStudentBody, EnrolStudentsBody } from '../../contract/admin-students';
+import { call } from './client';
 
-/** Student management (base /api/admin/students; beyond the spec). */
-const BASE = '/api/admin/students';
-
-export const studentKeys = {
+/** Query keys of student management (base /api/admin/students; beyond the spec). */
+export const adminStudentKeys = {
   all: ['admin', 'students'] as const,
   list: (query: StudentSearch) => ['admin', 'students', 'list', query] as const,
   history: (studentId: string) => ['admin', 'students', 'history', studentId] as const,
@@ -21,24 +12,17 @@ export const studentKeys = {
 export interface StudentSearch {
   q?: string;
   courseId?: string;
+  /** Only students enrolled in no course. */
+  unassigned?: boolean;
   page?: number;
   pageSize?: number;
-}
-
-function searchParams(query: StudentSearch): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined && value !== '') params.set(key, String(value));
-  }
-  const text = params.toString();
-  return text ? `?${text}` : '';
 }
 
 /** GET /students: a page of students matching the search; the previous page stays on screen while the next loads. */
 export function useStudents(query: StudentSearch, options: { enabled?: boolean } = {}) {
   return useQuery({
-    queryKey: studentKeys.list(query),
-    queryFn: ({ signal }) => api.get<StudentListResponse>(`${BASE}${searchParams(query)}`, signal),
+    queryKey: adminStudentKeys.list(query),
+    queryFn: ({ signal }) => call('GET /api/admin/students', { query, signal }),
     placeholderData: keepPreviousData,
     enabled: options.enabled ?? true,
   });
@@ -47,27 +31,18 @@ export function useStudents(query: StudentSearch, options: { enabled?: boolean }
 /** GET /students/:id/history, newest first. */
 export function useStudentHistory(studentId: string | null) {
   return useQuery({
-    queryKey: studentKeys.history(studentId ?? ''),
+    queryKey: adminStudentKeys.history(studentId ?? ''),
     queryFn: ({ signal }) =>
-      api.get<AccessHistoryResponse>(`${BASE}/${encodeURIComponent(studentId!)}/history`, signal),
+      call('GET /api/admin/students/:studentId/history', { params: { studentId: studentId! }, signal }),
     enabled: Boolean(studentId),
   });
 }
 
-export interface ImportResult {
-  message: string;
-  imported: number;
-  students: AdminStudent[];
-  mailFailures: unknown[];
-}
-
 export const studentApi = {
-  add: (body: AddStudentBody) =>
-    api.post<{ message: string; student: AdminStudent; mailed: boolean }>(BASE, body),
-  previewImport: (csv: string) => api.post<ImportPreviewResponse>(`${BASE}/import/preview`, { csv }),
-  import: (csv: string) => api.post<ImportResult>(`${BASE}/import`, { csv }),
-  enrol: (body: EnrolStudentsBody) =>
-    api.post<{ message: string; enrolled: number; granted: number; extended: number }>(`${BASE}/enrol`, body),
+  add: (body: AddStudentBody) => call('POST /api/admin/students', { body }),
+  previewImport: (csv: string) => call('POST /api/admin/students/import/preview', { body: { csv } }),
+  import: (csv: string) => call('POST /api/admin/students/import', { body: { csv } }),
+  enrol: (body: EnrolStudentsBody) => call('POST /api/admin/students/enrol', { body }),
   resendPassword: (studentId: string) =>
-    api.post<{ message: string }>(`${BASE}/${encodeURIComponent(studentId)}/password`),
+    call('POST /api/admin/students/:studentId/password', { params: { studentId } }),
 };

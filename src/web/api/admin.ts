@@ -1,17 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import type {
-  AdminCourse,
-  CourseAccessListEntry,
-  CourseAccessResult,
-  CourseCreateBody,
-  CourseUpdateBody,
-} from '../../contract/courses';
-import type { AdminVideo, DropdownStudent } from '../../contract/videos';
-import { api } from './client';
+import type { AdminVideo } from '../../contract/videos';
+import { call, type CallInput } from './client';
 
-/** The admin API (base /api/admin, SPEC.md section 7): query keys, loads and writes. */
-const BASE = '/api/admin';
-
+/** Query keys of the admin API (base /api/admin, SPEC.md section 7): courses, videos, access. */
 export const adminKeys = {
   all: ['admin'] as const,
   courses: ['admin', 'courses'] as const,
@@ -25,32 +16,29 @@ export const adminKeys = {
 };
 
 /** The spec names three loads of the same course list; each screen uses the one the spec gives it. */
-type CourseSource = 'dashboard' | 'list' | 'video';
-const COURSE_PATHS: Record<CourseSource, string> = {
-  dashboard: '/course/dashboard',
-  list: '/course/list',
-  video: '/video/courses',
-};
-
-export interface Message {
-  message: string;
-}
+const COURSE_ROUTES = {
+  dashboard: 'GET /api/admin/course/dashboard',
+  list: 'GET /api/admin/course/list',
+  video: 'GET /api/admin/video/courses',
+} as const;
+type CourseSource = keyof typeof COURSE_ROUTES;
 
 /** Every course with its counts, from the endpoint the screen's spec names. */
 export function useAdminCourses(source: CourseSource) {
   return useQuery({
     queryKey: adminKeys.courseList(source),
     queryFn: async ({ signal }) => {
-      const body = await api.get<{ courses?: AdminCourse[]; course?: AdminCourse[] }>(
-        BASE + COURSE_PATHS[source],
-        signal,
-      );
-      return body.courses ?? body.course ?? [];
+      const body = await call(COURSE_ROUTES[source], { signal });
+      return 'courses' in body ? body.courses : body.course;
     },
   });
 }
 
-type VideoSource = 'edit' | 'access';
+const VIDEO_ROUTES = {
+  edit: 'GET /api/admin/video/editlist',
+  access: 'GET /api/admin/getvideolist',
+} as const;
+type VideoSource = keyof typeof VIDEO_ROUTES;
 
 /** Every video (GET /video/editlist or /getvideolist); polled while any is still being packaged. */
 export function useAdminVideos(
@@ -60,13 +48,7 @@ export function useAdminVideos(
   return useQuery({
     enabled: options.enabled ?? true,
     queryKey: adminKeys.videoList(source),
-    queryFn: ({ signal }) =>
-      api
-        .get<{ videos: AdminVideo[] }>(
-          `${BASE}${source === 'edit' ? '/video/editlist' : '/getvideolist'}`,
-          signal,
-        )
-        .then((r) => r.videos),
+    queryFn: ({ signal }) => call(VIDEO_ROUTES[source], { signal }).then((r) => r.videos),
     refetchInterval: options.pollWhileProcessing
       ? (query) => (query.state.data?.some((v) => v.status === 'processing') ? 2_000 : false)
       : false,
@@ -78,11 +60,9 @@ export function useAccessList(courseId?: string) {
   return useQuery({
     queryKey: adminKeys.accessList(courseId),
     queryFn: ({ signal }) =>
-      api
-        .get<{
-          courseAccessList: CourseAccessListEntry[];
-        }>(`${BASE}/course/accesslist${courseId ? `?courseId=${encodeURIComponent(courseId)}` : ''}`, signal)
-        .then((r) => r.courseAccessList),
+      call('GET /api/admin/course/accesslist', { query: { courseId }, signal }).then(
+        (r) => r.courseAccessList,
+      ),
   });
 }
 
@@ -91,16 +71,11 @@ export function useCourseStudents(courseId: string | null) {
   return useQuery({
     queryKey: adminKeys.dropdown(courseId ?? ''),
     queryFn: ({ signal }) =>
-      api
-        .post<{ students: DropdownStudent[] }>(`${BASE}/students/dropdown`, { courseid: courseId }, signal)
-        .then((r) => r.students),
+      call('POST /api/admin/students/dropdown', { body: { courseid: courseId! }, signal }).then(
+        (r) => r.students,
+      ),
     enabled: Boolean(courseId),
   });
-}
-
-export interface VideoAccessSplit {
-  studentsWithAccess: DropdownStudent[];
-  studentsWithoutAccess: DropdownStudent[];
 }
 
 /** POST /students/access: loaded only while `enabled` (a video's panel is open). */
@@ -108,47 +83,35 @@ export function useVideoAccess(videoId: string, courseId: string | undefined, en
   return useQuery({
     queryKey: adminKeys.videoAccess(videoId),
     queryFn: ({ signal }) =>
-      api.post<VideoAccessSplit>(`${BASE}/students/access`, { videoId, courseId }, signal),
+      call('POST /api/admin/students/access', { body: { videoId, courseId: courseId! }, signal }),
     enabled: enabled && Boolean(courseId),
   });
 }
 
+type Body<K extends Parameters<typeof call>[0]> = CallInput<K> extends { body: infer B } ? B : never;
+
 export const adminApi = {
-  login: (body: { username: string; password: string }) => api.post<Message>(`${BASE}/login`, body),
-  logout: () => api.post<Message>(`${BASE}/logout`),
-  createCourse: (body: CourseCreateBody) =>
-    api.post<Message & { course: AdminCourse }>(`${BASE}/course/create`, body),
-  updateCourse: (body: CourseUpdateBody) =>
-    api.post<Message & { course: AdminCourse }>(`${BASE}/course/update`, body),
-  grantCourseAccess: (body: { courseId: string; studentId: string; days: number }) =>
-    api.post<Message & { access: CourseAccessResult }>(`${BASE}/course/grantaccess`, body),
-  revokeCourseAccess: (body: { courseId: string; studentId: string; accessrevokedreason: string }) =>
-    api.post<Message & { access: CourseAccessResult }>(`${BASE}/course/revokeaccess`, body),
-  saveVideo: (body: {
-    title: string;
-    description: string;
-    thumbnail: string | null;
-    url: string;
-    duration: string;
-    rollnos: string[];
-    courses: string | null;
-  }) => api.post<Message & { video: AdminVideo }>(`${BASE}/video/upload`, body),
-  updateVideo: (body: {
-    videoId: string;
-    title: string;
-    description: string;
-    thumbnail: string | null;
-    course: string | null;
-  }) => api.post<Message & { video: AdminVideo }>(`${BASE}/video/update`, body),
+  login: (body: Body<'POST /api/admin/login'>) => call('POST /api/admin/login', { body }),
+  logout: () => call('POST /api/admin/logout'),
+  createCourse: (body: Body<'POST /api/admin/course/create'>) =>
+    call('POST /api/admin/course/create', { body }),
+  updateCourse: (body: Body<'POST /api/admin/course/update'>) =>
+    call('POST /api/admin/course/update', { body }),
+  grantCourseAccess: (body: Body<'POST /api/admin/course/grantaccess'>) =>
+    call('POST /api/admin/course/grantaccess', { body }),
+  revokeCourseAccess: (body: Body<'POST /api/admin/course/revokeaccess'>) =>
+    call('POST /api/admin/course/revokeaccess', { body }),
+  saveVideo: (body: Body<'POST /api/admin/video/upload'>) => call('POST /api/admin/video/upload', { body }),
+  updateVideo: (body: Body<'POST /api/admin/video/update'>) => call('POST /api/admin/video/update', { body }),
   grantVideo: (videoId: string, studentIds: string[]) =>
-    api.post<Message & { granted: number }>(`${BASE}/video/grant`, { videoId, studentIds }),
+    call('POST /api/admin/video/grant', { body: { videoId, studentIds } }),
   revokeVideo: (videoId: string, studentIds: string[]) =>
-    api.post<Message & { revoked: number }>(`${BASE}/video/revoke`, { videoId, studentIds }),
+    call('POST /api/admin/video/revoke', { body: { videoId, studentIds } }),
   /** The streamer's files first (SPEC.md section 7), then the rows; files already gone are no obstacle. */
   deleteVideo: async (video: Pick<AdminVideo, '_id' | 'deleteUrl'>) => {
-    await api.delete<Message>(video.deleteUrl).catch((error: unknown) => {
+    await call('DELETE /stream/videos/:id', { url: video.deleteUrl }).catch((error: unknown) => {
       if ((error as { status?: number }).status !== 404) throw error;
     });
-    return api.post<Message>(`${BASE}/delete/video`, { videoId: video._id });
+    return call('POST /api/admin/delete/video', { body: { videoId: video._id } });
   },
 };

@@ -1,4 +1,12 @@
-/** The one HTTP client of the web app: same-origin JSON with the session cookie, no default time-out (SPEC.md section 7). */
+import type { Answer, PathParams, Sent } from '../../contract/route-kit';
+import { splitRouteKey } from '../../contract/route-kit';
+import type { RouteKey, Routes } from '../../contract/routes';
+
+/**
+ * The one HTTP client of the web app: same-origin JSON with the session cookie, no default
+ * time-out (SPEC.md section 7). Calls name a route of src/contract/routes.ts and are typed by it;
+ * only types come from the table, so no schema (and no zod) reaches the bundle.
+ */
 
 export class ApiError extends Error {
   constructor(
@@ -11,30 +19,80 @@ export class ApiError extends Error {
   }
 }
 
-interface RequestOptions {
+export interface RequestOptions {
   signal?: AbortSignal;
   /** Lets the request outlive the page (saves made while leaving it). */
   keepalive?: boolean;
+  headers?: Record<string, string>;
 }
 
-async function request<T>(
-  method: string,
-  path: string,
-  body?: unknown,
-  options: RequestOptions = {},
-): Promise<T> {
+/** Routes that answer JSON: the ones the client calls. */
+export type JsonRouteKey = {
+  [K in RouteKey]: Routes[K] extends { response: unknown } ? K : never;
+}[RouteKey];
+
+type BodyInput<R> = R extends { body: unknown }
+  ? { body: Sent<R, 'body'> }
+  : R extends { multipart: unknown }
+    ? { form: FormData }
+    : { body?: undefined };
+/** Query parameters by the schema's names; any value is sent as its text. */
+type QueryInput<R> = R extends { query: unknown }
+  ? { query?: { [K in keyof Sent<R, 'query'>]?: string | number | boolean } }
+  : unknown;
+type ParamsInput<K extends string> = [PathParams<K>] extends [never]
+  ? unknown
+  : { params: Record<PathParams<K>, string> } | { url: string };
+
+/** What a call of route `K` sends: its body, query and path parameters, as the table types them. */
+export type CallInput<K extends JsonRouteKey> = BodyInput<Routes[K]> &
+  QueryInput<Routes[K]> &
+  ParamsInput<K> &
+  RequestOptions;
+
+/** The answer of route `K`. */
+export type AnswerOf<K extends JsonRouteKey> = Answer<Routes[K]>;
+
+type Loose = {
+  body?: unknown;
+  form?: FormData;
+  query?: Record<string, unknown>;
+  params?: Record<string, string>;
+  url?: string;
+} & RequestOptions;
+
+/** The URL of a call: the path with its parameters filled in (or the URL the server gave), and the query. */
+function urlOf(path: string, input: Loose): string {
+  let url =
+    input.url ?? path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(input.params![name]!));
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(input.query ?? {})) {
+    if (value !== undefined && value !== null && value !== '') query.set(key, String(value));
+  }
+  const search = query.toString();
+  if (search) url += `?${search}`;
+  return url;
+}
+
+/** Calls route `key`; a non-2xx answer throws an ApiError with the server's message. */
+export async function call<K extends JsonRouteKey>(
+  key: K,
+  ...[input = {} as CallInput<K>]: object extends CallInput<K>
+    ? [input?: CallInput<K>]
+    : [input: CallInput<K>]
+): Promise<AnswerOf<K>> {
+  const { method, path } = splitRouteKey(key);
+  const loose = input as Loose;
+  const json = loose.body !== undefined;
   let response: Response;
   try {
-    response = await fetch(path, {
+    response = await fetch(urlOf(path, loose), {
       method,
       credentials: 'same-origin',
-      headers:
-        body === undefined
-          ? { accept: 'application/json' }
-          : { 'content-type': 'application/json', accept: 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: options.signal,
-      keepalive: options.keepalive,
+      headers: { ...(json ? { 'content-type': 'application/json' } : {}), ...loose.headers },
+      body: loose.form ?? (json ? JSON.stringify(loose.body) : undefined),
+      signal: loose.signal,
+      keepalive: loose.keepalive,
     });
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
@@ -49,17 +107,19 @@ async function request<T>(
   }
   if (!response.ok)
     throw new ApiError(response.status, typeof data.message === 'string' ? data.message : '', data);
-  return data as T;
+  return data as AnswerOf<K>;
 }
 
-export const api = {
-  get: <T>(path: string, signal?: AbortSignal) => request<T>('GET', path, undefined, { signal }),
-  post: <T>(path: string, body: unknown = {}, options?: AbortSignal | RequestOptions) =>
-    request<T>('POST', path, body, options instanceof AbortSignal ? { signal: options } : options),
-  delete: <T>(path: string) => request<T>('DELETE', path),
-};
-
-/** The server's message when it gave one, else the screen's own fallback (the spec prefers the server's words). */
+/**
+ * The server's message when it gave one, else the screen's own fallback: only for the toasts where
+ * SPEC.md section 8 prefers the server's words (logins, reset, logout, video update). Every other
+ * failure toast is the catalogue's text exactly; `reasonOf` may show the server's words beside it.
+ */
 export function messageOf(error: unknown, fallback: string): string {
   return error instanceof ApiError && error.message ? error.message : fallback;
+}
+
+/** Why the server refused, when it said so: shown beside a form whose toast keeps the catalogue's text. */
+export function reasonOf(error: unknown): string | null {
+  return (error instanceof ApiError || error instanceof Error) && error.message ? error.message : null;
 }

@@ -1,11 +1,11 @@
 import { QueryCache, QueryClient } from '@tanstack/react-query';
 import { ApiError } from './client';
-import { queryKeys } from './session';
+import { sessionKeys } from './session';
 
 const GATE_KEYS: readonly unknown[] = [
-  queryKeys.authCheck[0],
-  queryKeys.adminCheck[0],
-  queryKeys.serverTime[0],
+  sessionKeys.authCheck[0],
+  sessionKeys.adminCheck[0],
+  sessionKeys.serverTime[0],
 ];
 
 /**
@@ -19,10 +19,10 @@ export function createQueryClient(): QueryClient {
       onError: (error, query) => {
         if (!(error instanceof ApiError) || GATE_KEYS.includes(query.queryKey[0])) return;
         if (error.status === 401) {
-          void client.invalidateQueries({ queryKey: queryKeys.authCheck });
-          void client.invalidateQueries({ queryKey: queryKeys.adminCheck });
+          void client.invalidateQueries({ queryKey: sessionKeys.authCheck });
+          void client.invalidateQueries({ queryKey: sessionKeys.adminCheck });
         } else if (error.status === 503) {
-          void client.invalidateQueries({ queryKey: queryKeys.serverTime });
+          void client.invalidateQueries({ queryKey: sessionKeys.serverTime });
         }
       },
     }),

@@ -1,33 +1,50 @@
 import { useQuery } from '@tanstack/react-query';
-import type { AdminCheckResponse, AuthCheckResponse, ServerTimeResponse } from '../../contract/auth';
 import {
   ADMIN_SESSION_POLL_MS,
   SERVER_TIME_POLL_MS,
   STUDENT_SESSION_POLL_MS,
 } from '../../contract/constants';
-import { api } from './client';
+import { call } from './client';
 
-export const queryKeys = {
+/** Query keys of the session and opening-hours checks every gate shares. */
+export const sessionKeys = {
   serverTime: ['server-time'] as const,
   authCheck: ['auth-check'] as const,
   adminCheck: ['admin-check'] as const,
 };
 
+const serverTime = ({ signal }: { signal: AbortSignal }) => call('GET /api/time', { signal });
+
 /** GET /api/time, polled every 60 s; `open` decides between the app and the maintenance screen. */
 export function useServerTime() {
   return useQuery({
-    queryKey: queryKeys.serverTime,
-    queryFn: ({ signal }) => api.get<ServerTimeResponse>('/api/time', signal),
+    queryKey: sessionKeys.serverTime,
+    queryFn: serverTime,
     refetchInterval: SERVER_TIME_POLL_MS,
     retry: 1,
   });
 }
 
+/**
+ * The school's time zone (OPEN_TZ), which decides what "today" is for course access. Shares the
+ * server-time query: the student gate's polling keeps it fresh; elsewhere it is asked once.
+ */
+export function useSchoolTimeZone(): string {
+  const time = useQuery({
+    queryKey: sessionKeys.serverTime,
+    queryFn: serverTime,
+    staleTime: Infinity,
+    retry: 1,
+  });
+  // Until it is known, UTC: whether a course can be opened does not depend on the zone, only "today" does.
+  return time.data?.timeZone ?? 'UTC';
+}
+
 /** GET /api/auth/check, rechecked every 5 minutes. */
 export function useAuthCheck(options: { poll?: boolean } = {}) {
   return useQuery({
-    queryKey: queryKeys.authCheck,
-    queryFn: ({ signal }) => api.get<AuthCheckResponse>('/api/auth/check', signal),
+    queryKey: sessionKeys.authCheck,
+    queryFn: ({ signal }) => call('GET /api/auth/check', { signal }),
     refetchInterval: options.poll === false ? false : STUDENT_SESSION_POLL_MS,
     retry: false,
     staleTime: 0,
@@ -37,8 +54,8 @@ export function useAuthCheck(options: { poll?: boolean } = {}) {
 /** GET /api/admin/auth/admincheck, rechecked every 3 minutes. */
 export function useAdminCheck() {
   return useQuery({
-    queryKey: queryKeys.adminCheck,
-    queryFn: ({ signal }) => api.get<AdminCheckResponse>('/api/admin/auth/admincheck', signal),
+    queryKey: sessionKeys.adminCheck,
+    queryFn: ({ signal }) => call('GET /api/admin/auth/admincheck', { signal }),
     refetchInterval: ADMIN_SESSION_POLL_MS,
     retry: false,
     staleTime: 0,

@@ -1,10 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { MessageResponse, OtpSentResponse } from '../../contract/auth';
-import type { StudentCourse } from '../../contract/courses';
-import type { RollnoResponse, StudentVideo, StudentVideosResponse } from '../../contract/media';
-import type { ProgressBody, ProgressResponse, VideoProgress } from '../../contract/progress';
-import { api } from './client';
+import type { StudentVideo } from '../../contract/media';
+import type { ProgressBody, VideoProgress } from '../../contract/progress';
+import { call } from './client';
 
+/** Query keys of the student portal. */
 export const studentKeys = {
   courses: ['student', 'courses'] as const,
   videos: (courseId: string) => ['student', 'videos', courseId] as const,
@@ -15,8 +14,7 @@ export const studentKeys = {
 export function useCourses() {
   return useQuery({
     queryKey: studentKeys.courses,
-    queryFn: ({ signal }) =>
-      api.get<{ courses: StudentCourse[] }>('/api/courses', signal).then((r) => r.courses),
+    queryFn: ({ signal }) => call('GET /api/courses', { signal }).then((r) => r.courses),
     retry: 1,
   });
 }
@@ -26,7 +24,7 @@ export function useCourseVideos(courseId: string) {
   return useQuery({
     queryKey: studentKeys.videos(courseId),
     queryFn: ({ signal }) =>
-      api.post<StudentVideosResponse>('/api/videos', { courseId }, signal).then((r) => r.videos ?? []),
+      call('POST /api/videos', { body: { courseId }, signal }).then((r) => r.videos ?? []),
     retry: false,
   });
 }
@@ -35,8 +33,7 @@ export function useCourseVideos(courseId: string) {
 export function useRollno(courseId: string) {
   return useQuery({
     queryKey: studentKeys.rollno(courseId),
-    queryFn: ({ signal }) =>
-      api.post<RollnoResponse>('/api/rollno', { courseId }, signal).then((r) => r.rollno),
+    queryFn: ({ signal }) => call('POST /api/rollno', { body: { courseId }, signal }).then((r) => r.rollno),
     retry: false,
     staleTime: Infinity,
   });
@@ -44,7 +41,7 @@ export function useRollno(courseId: string) {
 
 /** POST /api/progress; `keepalive` for the save made while the page goes away. */
 export function saveProgress(body: ProgressBody, keepalive = false): Promise<VideoProgress> {
-  return api.post<ProgressResponse>('/api/progress', body, { keepalive }).then((r) => r.progress);
+  return call('POST /api/progress', { body, keepalive }).then((r) => r.progress);
 }
 
 /** Writes a saved progress into the cached video list, so the playlist ticks update without a refetch. */
@@ -59,13 +56,21 @@ export function useProgressCache(courseId: string) {
 }
 
 /** POST /api/otp/send (first login, signed in) or POST /api/password/forgot (by username). */
-export function requestCode(username?: string): Promise<MessageResponse> {
-  return username
-    ? api.post<MessageResponse>('/api/password/forgot', { username })
-    : api.post<OtpSentResponse>('/api/otp/send');
+export function requestCode(username?: string) {
+  return username ? call('POST /api/password/forgot', { body: { username } }) : call('POST /api/otp/send');
 }
 
 /** POST /api/password/reset: with the first-login session, or by username (forgot password). */
 export function resetPassword(body: { otp: string; newpassword: string; username?: string }) {
-  return api.post<MessageResponse>('/api/password/reset', body);
+  return call('POST /api/password/reset', { body });
+}
+
+/** POST /api/signin. */
+export function signIn(body: { username: string; password: string }) {
+  return call('POST /api/signin', { body });
+}
+
+/** POST /api/logout. */
+export function signOut() {
+  return call('POST /api/logout');
 }

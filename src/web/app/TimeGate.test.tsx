@@ -9,36 +9,31 @@ const page = (
   </TimeGate>
 );
 
+/** GET /api/time's answer: open at 13:00 in Kolkata unless told otherwise. */
+const serverTime =
+  (overrides: Record<string, unknown> = {}) =>
+  () => ({
+    body: {
+      hour: 13,
+      open: true,
+      opensAt: null,
+      closesAt: null,
+      timeZone: 'Asia/Kolkata',
+      hours: [10, 22],
+      ...overrides,
+    },
+  });
+
 describe('TimeGate', () => {
   it('shows the page while the server says it is open', async () => {
-    fakeServer({
-      'GET /api/time': () => ({
-        body: {
-          hour: 13,
-          open: true,
-          opensAt: null,
-          closesAt: null,
-          timeZone: 'Asia/Kolkata',
-          hours: [10, 22],
-        },
-      }),
-    });
+    fakeServer({ 'GET /api/time': serverTime() });
     renderRoute(page);
     expect(await screen.findByText('the login page')).toBeInTheDocument();
   });
 
   it('shows the maintenance screen with the next opening outside hours', async () => {
     fakeServer({
-      'GET /api/time': () => ({
-        body: {
-          hour: 23,
-          open: false,
-          opensAt: '2026-03-03T04:30:00.000Z',
-          closesAt: null,
-          timeZone: 'Asia/Kolkata',
-          hours: [10, 22],
-        },
-      }),
+      'GET /api/time': serverTime({ hour: 23, open: false, opensAt: '2026-03-03T04:30:00.000Z' }),
     });
     renderRoute(page);
     expect(await screen.findByText('We are closed right now')).toBeInTheDocument();

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Outlet } from 'react-router';
 import { useServerTime } from '../api/session';
 import { FullScreenLoader } from '../ui/FullScreenLoader';
 import { MaintenanceScreen } from './MaintenanceScreen';
@@ -17,4 +18,13 @@ export function TimeGate({ children }: { children: ReactNode }) {
     );
   }
   return children;
+}
+
+/** Layout route of the student pages: each shows only during opening hours. */
+export default function TimeGateLayout() {
+  return (
+    <TimeGate>
+      <Outlet />
+    </TimeGate>
+  );
 }

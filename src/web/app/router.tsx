@@ -1,12 +1,21 @@
+import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { FullScreenLoader } from '../ui/FullScreenLoader';
 import { ErrorPage } from './ErrorPage';
 import { lazyPage } from './lazy-route';
 import { RootLayout } from './RootLayout';
+import TimeGateLayout from './TimeGate';
+
+/** A route whose page is the default export of a module loaded on demand. */
+const page = (path: string, load: () => Promise<{ default: ComponentType }>): RouteObject => ({
+  path,
+  lazy: lazyPage(load),
+});
 
 /**
- * Every screen of SPEC.md section 2. Each page is its own chunk, loaded on demand; its module's
- * default export wraps itself in the gates it needs (time gate, student or admin session).
+ * Every screen of SPEC.md section 2. Each page is its own chunk, loaded on demand, inside layout
+ * routes (their own chunks too) that hold the gates: opening hours and the student session for the
+ * student pages, the admin session and the back office frame for the admin pages.
  */
 export const routes: RouteObject[] = [
   {
@@ -14,36 +23,47 @@ export const routes: RouteObject[] = [
     errorElement: <ErrorPage />,
     hydrateFallbackElement: <FullScreenLoader />,
     children: [
-      { path: '/', lazy: lazyPage(() => import('../student/login-route')) },
-      { path: '/reset-password', lazy: lazyPage(() => import('../student/reset-route')) },
-      { path: '/dashboard', lazy: lazyPage(() => import('../student/dashboard-route')) },
-      { path: '/course/:courseId', lazy: lazyPage(() => import('../student/course-route')) },
-      { path: '/adminlogin', lazy: lazyPage(() => import('../admin/login/AdminLoginPage')) },
-      { path: '/admindashboard', lazy: lazyPage(() => import('../admin/routes/dashboard-route')) },
-      { path: '/admincourse', lazy: lazyPage(() => import('../admin/routes/create-course-route')) },
       {
-        path: '/editcoursedetails',
-        lazy: lazyPage(() => import('../admin/routes/edit-course-details-route')),
+        // In the entry chunk: every student page needs it first, and it is small.
+        element: <TimeGateLayout />,
+        children: [
+          page('/', () => import('../student/LoginPage')),
+          {
+            lazy: lazyPage(() => import('../student/StudentShell').then((m) => ({ default: m.ResetShell }))),
+            children: [page('/reset-password', () => import('../student/ResetPasswordPage'))],
+          },
+          {
+            lazy: lazyPage(() => import('../student/StudentShell')),
+            children: [
+              page('/dashboard', () => import('../student/DashboardPage')),
+              page('/course/:courseId', () => import('../student/CoursePage')),
+            ],
+          },
+        ],
       },
-      { path: '/editcourse', lazy: lazyPage(() => import('../admin/routes/course-access-route')) },
-      { path: '/adminvideo', lazy: lazyPage(() => import('../admin/routes/upload-video-route')) },
-      { path: '/editvideo', lazy: lazyPage(() => import('../admin/routes/manage-videos-route')) },
-      { path: '/editvideodetails', lazy: lazyPage(() => import('../admin/routes/edit-video-details-route')) },
-      { path: '/admin/course/:courseId', lazy: lazyPage(() => import('../admin/routes/course-route')) },
-      { path: '/adminstudents', lazy: lazyPage(() => import('../admin/routes/students-route')) },
+      page('/adminlogin', () => import('../admin/login/AdminLoginPage')),
       {
-        path: '/policy',
-        lazy: lazyPage(() => import('../ui/info-routes').then((m) => ({ default: m.Policy }))),
+        lazy: lazyPage(() => import('../admin/AdminLayout')),
+        children: [
+          page('/admindashboard', () => import('../admin/dashboard/AdminDashboardPage')),
+          page('/admincourse', () => import('../admin/courses/CreateCoursePage')),
+          page('/editcoursedetails', () => import('../admin/courses/EditCourseDetailsPage')),
+          page('/editcourse', () => import('../admin/access/CourseAccessPage')),
+          page('/adminvideo', () => import('../admin/videos/UploadVideoPage')),
+          page('/editvideo', () => import('../admin/videos/ManageVideosPage')),
+          page('/editvideodetails', () => import('../admin/videos/EditVideoDetailsPage')),
+          page('/admin/course/:courseId', () => import('../admin/courses/AdminCoursePage')),
+          page('/adminstudents', () => import('../admin/students/StudentsPage')),
+          page('/adminanalytics', () => import('../admin/analytics/AnalyticsHomePage')),
+          page('/adminanalytics/course/:courseId', () => import('../admin/analytics/CourseAnalyticsPage')),
+          page('/adminanalytics/video/:videoId', () => import('../admin/analytics/VideoAnalyticsPage')),
+          page('/adminanalytics/student/:studentId', () => import('../admin/analytics/StudentAnalyticsPage')),
+        ],
       },
-      {
-        path: '/support',
-        lazy: lazyPage(() => import('../ui/info-routes').then((m) => ({ default: m.Support }))),
-      },
-      {
-        path: '/contact',
-        lazy: lazyPage(() => import('../ui/info-routes').then((m) => ({ default: m.Contact }))),
-      },
-      { path: '*', lazy: lazyPage(() => import('../ui/NotFoundPage')) },
+      page('/policy', () => import('../ui/info-routes').then((m) => ({ default: m.Policy }))),
+      page('/support', () => import('../ui/info-routes').then((m) => ({ default: m.Support }))),
+      page('/contact', () => import('../ui/info-routes').then((m) => ({ default: m.Contact }))),
+      page('*', () => import('../ui/NotFoundPage')),
     ],
   },
 ];

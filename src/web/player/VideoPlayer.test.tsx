@@ -2,7 +2,7 @@ import { act, fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderRoute } from '../test-utils';
-import { installFakeBrowser, type FakeBrowser } from './fake-media';
+import { installFakeBrowser, type FakeBrowser } from '../../../test/support/fake-media';
 import { VideoPlayer } from './VideoPlayer';
 
 let browser: FakeBrowser;

@@ -1,24 +1,53 @@
+type Span = [number, number];
+
+/** Adds [from, to) to sorted, merged `spans`: overlapping or touching spans become one. */
+function merge(spans: Span[], from: number, to: number): Span[] {
+  const merged: Span[] = [];
+  let [start, end] = [from, to];
+  for (const [a, b] of spans) {
+    if (b < start || a > end) merged.push([a, b]);
+    else [start, end] = [Math.min(a, start), Math.max(b, end)];
+  }
+  merged.push([start, end]);
+  return merged.sort((x, y) => x[0] - y[0]);
+}
+
 /**
  * The parts of a video played in this page visit, as merged [from, to) intervals: replaying a part
- * does not count twice, and a seek adds nothing.
+ * does not count twice, and a seek adds nothing. Also keeps what was played since the last `take`,
+ * which a progress save sends as its `ranges`.
  */
 export class Coverage {
-  private spans: [number, number][] = [];
+  private spans: Span[] = [];
+  private pending: Span[] = [];
 
   add(from: number, to: number): void {
     if (!(to > from)) return;
-    const merged: [number, number][] = [];
-    let [start, end] = [from, to];
-    for (const [a, b] of this.spans) {
-      if (b < start || a > end) merged.push([a, b]);
-      else [start, end] = [Math.min(a, start), Math.max(b, end)];
-    }
-    merged.push([start, end]);
-    this.spans = merged.sort((x, y) => x[0] - y[0]);
+    this.spans = merge(this.spans, from, to);
+    this.pending = merge(this.pending, from, to);
   }
 
-  /** Seconds covered. */
+  /** Seconds covered in this visit. */
   total(): number {
     return this.spans.reduce((sum, [a, b]) => sum + (b - a), 0);
+  }
+
+  /** Whether anything was played since the last `take`. */
+  hasPending(): boolean {
+    return this.pending.length > 0;
+  }
+
+  /** What was played since the last `take` (ordered, not overlapping, to a millisecond), and forgets it. */
+  take(): Span[] {
+    const out = this.pending
+      .map(([a, b]): Span => [Math.round(a * 1000) / 1000, Math.round(b * 1000) / 1000])
+      .filter(([a, b]) => b > a);
+    this.pending = [];
+    return out;
+  }
+
+  /** Puts back what a save that never reached the server had taken, to go with the next one. */
+  giveBack(spans: Span[]): void {
+    for (const [a, b] of spans) this.pending = merge(this.pending, a, b);
   }
 }

@@ -3,6 +3,7 @@ import { IconArrowRight, IconLock } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { StudentCourse } from '../../contract/courses';
 import { formatDate } from '../ui/format-date';
+import { useSchoolTimeZone } from '../api/session';
 import { courseLink, isCourseActive } from './course-access';
 import { CourseThumbnail } from './CourseThumbnail';
 import classes from './Dashboard.module.css';
@@ -19,9 +20,10 @@ export interface CourseCardProps {
  * Expired or revoked: dimmed, and a button that explains why (the 'Access Expired' modal).
  */
 export function CourseCard({ course, layout, onInactive }: CourseCardProps) {
-  const active = isCourseActive(course);
+  const active = isCourseActive(course, useSchoolTimeZone());
   const status = course.accessrevoked || course.access === 'revoked' ? 'Revoked' : 'Expired';
-  const { total = 0, completed = 0 } = course.progress ?? {};
+  const { total = 0, completed = 0, watchedShare = 0 } = course.progress ?? {};
+  const watchedPercent = Math.round(watchedShare * 100);
 
   const thumb = (
     <Box className={layout === 'grid' ? classes.thumb : classes.listThumb}>
@@ -61,12 +63,22 @@ export function CourseCard({ course, layout, onInactive }: CourseCardProps) {
   const footer = active ? (
     <Stack gap={6} className={classes.footer} mt="sm">
       {total > 0 && (
-        <Progress
-          value={(completed / total) * 100}
-          color="teal"
-          size="sm"
-          aria-label={`${completed} of ${total} videos completed`}
-        />
+        <>
+          <Group justify="space-between" gap="xs" wrap="nowrap">
+            <Text size="xs" c="dimmed">
+              Course watched
+            </Text>
+            <Text size="xs" fw={600} data-testid="course-watched">
+              {watchedPercent}%
+            </Text>
+          </Group>
+          <Progress
+            value={watchedPercent}
+            color="teal"
+            size="sm"
+            aria-label={`${watchedPercent}% of the course watched`}
+          />
+        </>
       )}
       <Group justify="space-between" wrap="nowrap">
         <Text size="xs" c="dimmed">

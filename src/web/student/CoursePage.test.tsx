@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StudentVideo } from '../../contract/media';
-import { installFakeBrowser, type FakeBrowser } from '../player/fake-media';
+import { installFakeBrowser, type FakeBrowser } from '../../../test/support/fake-media';
 import { fakeServer, renderRoute, type FakeRoutes } from '../test-utils';
 import CoursePage from './CoursePage';
 
@@ -53,6 +53,10 @@ describe('course page', () => {
     expect(within(playlist).getByRole('button', { current: true })).toHaveTextContent('1. Welcome');
     expect(within(playlist).getAllByRole('img', { name: 'Completed' })).toHaveLength(1);
     expect(playlist).toHaveTextContent('1 / 3 completed');
+    // A watched bar for each video started: 590 s and 125 s of 10 minutes.
+    expect(within(playlist).getByRole('progressbar', { name: '98% watched' })).toBeInTheDocument();
+    expect(within(playlist).getByRole('progressbar', { name: '21% watched' })).toBeInTheDocument();
+    expect(within(playlist).getAllByRole('progressbar')).toHaveLength(2);
     expect(screen.getByRole('button', { name: 'Play next: Node setup' })).toBeInTheDocument();
   });
 

@@ -20,7 +20,7 @@ function course(overrides: Partial<StudentCourse>): StudentCourse {
     accessrevoked: false,
     accessrevokedreason: null,
     access: 'active',
-    progress: { total: 4, completed: 1, nextVideoId: 'v2' },
+    progress: { total: 4, completed: 1, nextVideoId: 'v2', watchedShare: 0.375 },
     ...overrides,
   };
 }
@@ -61,7 +61,8 @@ describe('dashboard', () => {
     expect(card).toHaveTextContent('5 Jan 2026 – 18 Dec 2026');
     expect(card).toHaveTextContent('1 / 4 videos completed');
     expect(card).toHaveTextContent('Continue');
-    expect(within(card).getByRole('progressbar', { name: '1 of 4 videos completed' })).toBeInTheDocument();
+    expect(within(card).getByRole('progressbar', { name: '38% of the course watched' })).toBeInTheDocument();
+    expect(card).toHaveTextContent('Course watched38%');
     await user.click(card);
     expect(await screen.findByText('course page')).toBeInTheDocument();
     expect(router.state.location.search).toBe('?video=v2');

@@ -2,6 +2,7 @@ import { Alert, Button, SimpleGrid, Stack, Text, Title, useMatches } from '@mant
 import { useEffect, useState } from 'react';
 import type { StudentCourse } from '../../contract/courses';
 import { studentToasts } from '../../contract/messages';
+import { useSchoolTimeZone } from '../api/session';
 import { useCourses } from '../api/student';
 import { CardSkeleton } from '../ui/CardSkeleton';
 import { toastOnce } from '../ui/toast';
@@ -12,6 +13,7 @@ import { isCourseActive } from './course-access';
 /** /dashboard: the student's courses, active ones first. */
 export default function DashboardPage() {
   const courses = useCourses();
+  const timeZone = useSchoolTimeZone();
   const layout = useMatches<'grid' | 'list'>({ base: 'list', sm: 'grid' });
   const [inactive, setInactive] = useState<StudentCourse | null>(null);
 
@@ -20,7 +22,7 @@ export default function DashboardPage() {
   }, [courses.isError]);
 
   const list = [...(courses.data ?? [])].sort(
-    (a, b) => Number(isCourseActive(b)) - Number(isCourseActive(a)),
+    (a, b) => Number(isCourseActive(b, timeZone)) - Number(isCourseActive(a, timeZone)),
   );
   const cols = layout === 'grid' ? { base: 1, sm: 2, lg: 3 } : 1;
 

@@ -2,10 +2,10 @@ import { Anchor } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
-import type { MessageResponse } from '../../contract/auth';
 import { studentToasts } from '../../contract/messages';
-import { api, messageOf } from '../api/client';
-import { queryKeys, useAuthCheck } from '../api/session';
+import { messageOf } from '../api/client';
+import { sessionKeys, useAuthCheck } from '../api/session';
+import { signIn as requestSignIn } from '../api/student';
 import { useReplaceNavigate } from '../app/navigation';
 import { productName } from '../app/product';
 import { SignInCard, type Credentials } from '../ui/SignInCard';
@@ -26,9 +26,9 @@ export default function LoginPage() {
   }, [session.data, session.isFetchedAfterMount, navigate]);
 
   const signIn = useMutation({
-    mutationFn: (body: Credentials) => api.post<MessageResponse>('/api/signin', body),
+    mutationFn: (body: Credentials) => requestSignIn(body),
     onSuccess: async ({ message }) => {
-      await queryClient.invalidateQueries({ queryKey: queryKeys.authCheck });
+      await queryClient.invalidateQueries({ queryKey: sessionKeys.authCheck });
       if (message?.includes('First Sign-in')) {
         toast.info(studentToasts.firstLogin);
         if (/could not/i.test(message)) toast.error(message);

@@ -1,6 +1,17 @@
-import { Group, Paper, ScrollArea, Skeleton, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import {
+  Group,
+  Paper,
+  Progress,
+  ScrollArea,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
 import { IconCircleCheckFilled } from '@tabler/icons-react';
 import type { StudentVideo } from '../../contract/media';
+import { parseDuration } from '../player/format';
 import classes from './Course.module.css';
 import { VideoThumb } from './VideoThumb';
 
@@ -73,6 +84,7 @@ export function Playlist({ videos, currentId, loading, onSelect }: PlaylistProps
                       <Text size="xs" c="dimmed">
                         {video.duration}
                       </Text>
+                      <WatchedBar video={video} />
                     </Stack>
                   </UnstyledButton>
                 </li>
@@ -82,5 +94,23 @@ export function Playlist({ videos, currentId, loading, onSelect }: PlaylistProps
         )}
       </ScrollArea.Autosize>
     </Paper>
+  );
+}
+
+/** A thin bar of the share of the video the student has watched; nothing before they start it. */
+function WatchedBar({ video }: { video: StudentVideo }) {
+  const length = parseDuration(video.duration);
+  const watched = video.progress?.watched ?? 0;
+  if (!(length > 0) || watched <= 0) return null;
+  const percent = Math.min(100, Math.round((watched / length) * 100));
+  return (
+    <Progress
+      value={percent}
+      size={4}
+      color="teal"
+      mt={2}
+      aria-label={`${percent}% watched`}
+      data-testid="watched-bar"
+    />
   );
 }

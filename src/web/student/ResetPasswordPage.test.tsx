@@ -28,6 +28,18 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** Fills the reset form with `code` and a valid new password, and sends it. */
+async function submitReset(code: string) {
+  const user = userEvent.setup();
+  renderReset();
+  await screen.findByLabelText('New password');
+  await typeCode(user, code);
+  await user.type(screen.getByLabelText('New password'), 'Better@Pass1');
+  await user.type(screen.getByLabelText('Confirm password'), 'Better@Pass1');
+  await user.click(screen.getByRole('button', { name: 'Reset Password' }));
+  return user;
+}
+
 describe('reset password form', () => {
   it('shows the password rule and the mismatch live, and enables Reset only when all is right', async () => {
     fakeServer(firstLoginSession);
@@ -69,13 +81,7 @@ describe('reset password form', () => {
         body: { message: 'Password reset successful! Please sign in with your new password.' },
       }),
     });
-    const user = userEvent.setup();
-    renderReset();
-    await screen.findByLabelText('New password');
-    await typeCode(user, '654321');
-    await user.type(screen.getByLabelText('New password'), 'Better@Pass1');
-    await user.type(screen.getByLabelText('Confirm password'), 'Better@Pass1');
-    await user.click(screen.getByRole('button', { name: 'Reset Password' }));
+    await submitReset('654321');
     expect(await screen.findByText('sign-in page')).toBeInTheDocument();
     expect(
       screen.getByText('Password reset successful! Please sign in with your new password.'),
@@ -89,13 +95,7 @@ describe('reset password form', () => {
   it("shows the server's reason when the reset fails, else 'Reset failed!'", async () => {
     let answer = { status: 400, body: { message: 'Invalid or expired code.' } as object };
     fakeServer({ ...firstLoginSession, 'POST /api/password/reset': () => answer });
-    const user = userEvent.setup();
-    renderReset();
-    await screen.findByLabelText('New password');
-    await typeCode(user, '111111');
-    await user.type(screen.getByLabelText('New password'), 'Better@Pass1');
-    await user.type(screen.getByLabelText('Confirm password'), 'Better@Pass1');
-    await user.click(screen.getByRole('button', { name: 'Reset Password' }));
+    const user = await submitReset('111111');
     expect(await screen.findByText('Invalid or expired code.')).toBeInTheDocument();
     answer = { status: 500, body: {} };
     await user.click(screen.getByRole('button', { name: 'Reset Password' }));
@@ -130,16 +130,25 @@ describe('reset password form', () => {
     expect(resend).toBeDisabled();
   });
 
-  it("says 'Failed to resend OTP' when sending fails without a reason", async () => {
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
-    fakeServer({ ...firstLoginSession, 'POST /api/otp/send': () => ({ status: 502, body: {} }) });
-    const user = userEvent.setup();
-    renderReset();
-    await screen.findByText('Time left: 60s');
-    act(() => vi.advanceTimersByTime(60_000));
-    await user.click(screen.getByRole('button', { name: 'Resend OTP' }));
-    expect(await screen.findByText('Failed to resend OTP')).toBeInTheDocument();
-  });
+  it.each([
+    [502, {}],
+    [429, { message: 'Please wait a minute before asking for another code.' }],
+  ])(
+    "says exactly 'Failed to resend OTP' when sending fails (%i), whatever the server says",
+    async (status, body) => {
+      vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+      fakeServer({ ...firstLoginSession, 'POST /api/otp/send': () => ({ status, body }) });
+      const user = userEvent.setup();
+      renderReset();
+      await screen.findByText('Time left: 60s');
+      act(() => vi.advanceTimersByTime(60_000));
+      await user.click(screen.getByRole('button', { name: 'Resend OTP' }));
+      expect(await screen.findByText('Failed to resend OTP')).toBeInTheDocument();
+      expect(
+        screen.queryByText('Please wait a minute before asking for another code.'),
+      ).not.toBeInTheDocument();
+    },
+  );
 });
 
 describe('forgot password', () => {

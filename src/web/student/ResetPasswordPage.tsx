@@ -10,7 +10,6 @@ import {
   PinInput,
   Stack,
   Text,
-  TextInput,
   Title,
 } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -20,12 +19,13 @@ import { OTP_LENGTH } from '../../contract/constants';
 import { studentToasts, validation } from '../../contract/messages';
 import { isValidPassword } from '../../contract/password';
 import { ApiError, messageOf } from '../api/client';
-import { queryKeys, useAuthCheck } from '../api/session';
+import { sessionKeys, useAuthCheck } from '../api/session';
 import { requestCode, resetPassword } from '../api/student';
 import { useReplaceNavigate } from '../app/navigation';
 import { Logo } from '../ui/Logo';
 import { toast } from '../ui/toast';
 import { useCountdown } from './use-countdown';
+import { LoginInput } from '../ui/SignInCard';
 
 /**
  * /reset-password: the first-login reset (the code was mailed at sign-in), or, from "Forgot
@@ -86,13 +86,7 @@ function ForgotForm({ onSent, explain }: { onSent(username: string): void; expla
             ? 'Your session has ended. Enter your username or e-mail and we will mail you a one-time code.'
             : 'Enter your username or e-mail and we will mail you a one-time code.'}
         </Text>
-        <TextInput
-          label="Username or e-mail"
-          autoComplete="username"
-          autoFocus
-          value={username}
-          onChange={(event) => setUsername(event.currentTarget.value)}
-        />
+        <LoginInput value={username} onChange={setUsername} />
         <Button type="submit" color="red" fullWidth loading={send.isPending} disabled={!username.trim()}>
           Send code
         </Button>
@@ -120,7 +114,7 @@ export function ResetForm({ username }: { username?: string }) {
       countdown.restart();
     },
     onError: (error) => {
-      toast.error(messageOf(error, studentToasts.otpResendFailed));
+      toast.error(studentToasts.otpResendFailed);
       // The server says how long until another code may be sent (a reload restarts our count).
       const wait = error instanceof ApiError ? Number(error.body.retryAfter) : NaN;
       if (Number.isFinite(wait) && wait > 0) countdown.restart(wait);
@@ -131,7 +125,7 @@ export function ResetForm({ username }: { username?: string }) {
     mutationFn: () => resetPassword({ otp, newpassword: password, ...(username ? { username } : {}) }),
     onSuccess: ({ message }) => {
       toast.success(message || studentToasts.resetSuccess);
-      queryClient.setQueryData(queryKeys.authCheck, { valid: false });
+      queryClient.setQueryData(sessionKeys.authCheck, { valid: false });
       navigate('/');
     },
     onError: (error) => toast.error(messageOf(error, studentToasts.resetFailed)),

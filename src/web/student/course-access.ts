@@ -1,13 +1,13 @@
+import { courseAccess, enrollmentOf } from '../../contract/access-policy';
 import type { StudentCourse } from '../../contract/courses';
 
 /**
- * SPEC.md section 4: active while not revoked and the expiry is not before now. The server's
- * verdict (`access`) wins; the client rule covers the time since the list was loaded.
+ * SPEC.md section 4 by the one rule (src/contract/access-policy.ts). The server's verdict at load
+ * time (`access`) wins; the rule covers the time since the list was loaded.
  */
-export function isCourseActive(course: StudentCourse, now = new Date()): boolean {
-  if (course.access && course.access !== 'active') return false;
-  if (course.accessrevoked) return false;
-  return new Date(course.accessexpiration).getTime() >= now.getTime();
+export function isCourseActive(course: StudentCourse, timeZone: string, now = Date.now()): boolean {
+  if (course.access !== 'active') return false;
+  return courseAccess(enrollmentOf(course), now, timeZone).canWatch;
 }
 
 /** Where clicking an active course leads: its player, at the next unfinished video when there is one. */

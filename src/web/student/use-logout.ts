@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import type { MessageResponse } from '../../contract/auth';
 import { studentToasts } from '../../contract/messages';
-import { api, messageOf } from '../api/client';
-import { queryKeys } from '../api/session';
+import { messageOf } from '../api/client';
+import { sessionKeys } from '../api/session';
+import { signOut } from '../api/student';
 import { toast } from '../ui/toast';
 
 /**
@@ -14,12 +14,12 @@ export function useLogout() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<MessageResponse>('/api/logout'),
+    mutationFn: signOut,
     onSuccess: async () => {
       toast.success(studentToasts.logoutSuccess);
       await navigate('/', { replace: true });
       queryClient.removeQueries({ queryKey: ['student'] });
-      queryClient.setQueryData(queryKeys.authCheck, { valid: false });
+      queryClient.setQueryData(sessionKeys.authCheck, { valid: false });
     },
     onError: (error) => toast.error(messageOf(error, studentToasts.logoutFailed)),
   });

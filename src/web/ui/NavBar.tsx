@@ -1,8 +1,9 @@
-import { Avatar, Box, Container, Group, Menu, UnstyledButton } from '@mantine/core';
+import { Avatar, Menu, UnstyledButton } from '@mantine/core';
 import { IconLogout, IconUser } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { productName } from '../app/product';
 import { Logo } from './Logo';
+import { TopBar } from './TopBar';
 
 export interface NavBarProps {
   /** Where the logo leads (the audience's home). */
@@ -16,47 +17,37 @@ export interface NavBarProps {
 /** The top bar of signed-in pages: logo and name to home, an avatar menu with Profile and Logout. */
 export function NavBar({ homeTo, onLogout, loggingOut = false, onProfile }: NavBarProps) {
   return (
-    <Box
-      component="header"
-      pos="sticky"
-      top={0}
-      bg="var(--mantine-color-body)"
-      style={{ zIndex: 100, borderBottom: '1px solid var(--mantine-color-gray-3)' }}
-    >
-      <Container size="xl" h={60}>
-        <Group h="100%" justify="space-between" wrap="nowrap">
-          <UnstyledButton
-            component={Link}
-            to={homeTo}
-            replace
-            aria-label={`${productName()}: go to your courses`}
-          >
-            <Logo />
+    <TopBar>
+      <UnstyledButton
+        component={Link}
+        to={homeTo}
+        replace
+        aria-label={`${productName()}: go to your courses`}
+      >
+        <Logo />
+      </UnstyledButton>
+      <Menu position="bottom-end" shadow="md" width={180} withinPortal>
+        <Menu.Target>
+          <UnstyledButton aria-label="Account menu" style={{ borderRadius: '50%' }}>
+            <Avatar color="red" radius="xl" size={36}>
+              <IconUser size={20} />
+            </Avatar>
           </UnstyledButton>
-          <Menu position="bottom-end" shadow="md" width={180} withinPortal>
-            <Menu.Target>
-              <UnstyledButton aria-label="Account menu" style={{ borderRadius: '50%' }}>
-                <Avatar color="red" radius="xl" size={36}>
-                  <IconUser size={20} />
-                </Avatar>
-              </UnstyledButton>
-            </Menu.Target>
-            <Menu.Dropdown>
-              <Menu.Item leftSection={<IconUser size={16} />} onClick={onProfile}>
-                Profile
-              </Menu.Item>
-              <Menu.Item
-                color="red"
-                leftSection={<IconLogout size={16} />}
-                onClick={onLogout}
-                disabled={loggingOut}
-              >
-                {loggingOut ? 'Logging out…' : 'Logout'}
-              </Menu.Item>
-            </Menu.Dropdown>
-          </Menu>
-        </Group>
-      </Container>
-    </Box>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Item leftSection={<IconUser size={16} />} onClick={onProfile}>
+            Profile
+          </Menu.Item>
+          <Menu.Item
+            color="red"
+            leftSection={<IconLogout size={16} />}
+            onClick={onLogout}
+            disabled={loggingOut}
+          >
+            {loggingOut ? 'Logging out…' : 'Logout'}
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+    </TopBar>
   );
 }

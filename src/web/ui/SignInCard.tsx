@@ -61,13 +61,7 @@ export function SignInCard({
                 {subtitle}
               </Text>
             </div>
-            <TextInput
-              label="Username or e-mail"
-              autoComplete="username"
-              autoFocus
-              value={username}
-              onChange={(event) => setUsername(event.currentTarget.value)}
-            />
+            <LoginInput value={username} onChange={setUsername} />
             <PasswordInput
               label="Password"
               autoComplete="current-password"
@@ -83,5 +77,18 @@ export function SignInCard({
         </form>
       </Paper>
     </Center>
+  );
+}
+
+/** The username-or-e-mail field of the sign-in and reset screens. */
+export function LoginInput({ value, onChange }: { value: string; onChange(value: string): void }) {
+  return (
+    <TextInput
+      label="Username or e-mail"
+      autoComplete="username"
+      autoFocus
+      value={value}
+      onChange={(event) => onChange(event.currentTarget.value)}
+    />
   );
 }

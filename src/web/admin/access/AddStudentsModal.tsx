@@ -1,15 +1,15 @@
 import { Modal, Stack, Text } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+
 import { useState, type FormEvent } from 'react';
 import { GrantDays } from '../../../contract/courses';
 import { adminToasts, validation } from '../../../contract/messages';
 import { studentApi } from '../../api/admin-students';
-import { adminKeys } from '../../api/admin';
-import { messageOf } from '../../api/client';
-import { toast } from '../../ui/toast';
+
 import { StudentPicker } from '../students/StudentPicker';
 import { FormActions } from '../ui/FormActions';
 import { DaysInput } from './DaysInput';
+import { useAdminMutation } from '../ui/use-admin-mutation';
+import { useFieldErrors } from '../ui/use-field-errors';
 
 export interface EnrolTarget {
   courseId: string;
@@ -20,31 +20,32 @@ function plural(n: number, word: string) {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-/** What an enrol call did, in one line. */
-export function enrolSummary(r: { enrolled: number; granted: number; extended: number }): string {
-  const parts = [
+/** What an enrol call did, after the server's message: "… 2 students enrolled, 1 extended." */
+export function enrolMessage(r: {
+  message: string;
+  enrolled: number;
+  granted: number;
+  extended: number;
+}): string {
+  const summary = [
     r.enrolled && `${plural(r.enrolled, 'student')} enrolled`,
     r.granted && `${r.granted} re-granted`,
     r.extended && `${r.extended} extended`,
-  ].filter(Boolean);
-  return parts.join(', ');
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return summary ? `${r.message} ${summary}.` : r.message;
 }
 
 function EnrolForm({ target, onClose }: { target: EnrolTarget; onClose(): void }) {
-  const queryClient = useQueryClient();
   const [ids, setIds] = useState<string[]>([]);
   const [days, setDays] = useState<number | string>(30);
-  const [errors, setErrors] = useState<{ students?: string; days?: string }>({});
+  const { errors, setErrors, clearing } = useFieldErrors<'students' | 'days'>();
 
-  const enrol = useMutation({
-    mutationFn: studentApi.enrol,
-    onSuccess: async (result) => {
-      const summary = enrolSummary(result);
-      toast.success(summary ? `${result.message} ${summary}.` : result.message);
-      onClose();
-      await queryClient.invalidateQueries({ queryKey: adminKeys.all });
-    },
-    onError: (error) => toast.error(messageOf(error, adminToasts.grantFailed)),
+  const enrol = useAdminMutation(studentApi.enrol, {
+    success: enrolMessage,
+    failure: adminToasts.grantFailed,
+    onDone: onClose,
   });
 
   const submit = (event: FormEvent) => {
@@ -68,21 +69,11 @@ function EnrolForm({ target, onClose }: { target: EnrolTarget; onClose(): void }
         </Text>
         <StudentPicker
           value={ids}
-          onChange={(next) => {
-            setIds(next);
-            setErrors((e) => ({ ...e, students: undefined }));
-          }}
+          onChange={clearing('students', setIds)}
           courseId={target.courseId}
           error={errors.students}
         />
-        <DaysInput
-          value={days}
-          onChange={(value) => {
-            setDays(value);
-            setErrors((e) => ({ ...e, days: undefined }));
-          }}
-          error={errors.days}
-        />
+        <DaysInput value={days} onChange={clearing('days', setDays)} error={errors.days} />
         <FormActions
           label={ids.length ? `Enrol ${plural(ids.length, 'student')}` : 'Enrol'}
           pending={enrol.isPending}

@@ -1,45 +1,56 @@
-import { Badge, Button, Group, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { IconSearch, IconUserPlus } from '@tabler/icons-react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Badge, Button, Group, Stack, Table, Text } from '@mantine/core';
+import { IconUserPlus } from '@tabler/icons-react';
+
 import { useState } from 'react';
+import { STUDENT_PAGE_SIZE_MAX, type AdminStudent } from '../../../contract/admin-students';
+import {
+  courseAccess,
+  enrollmentOf,
+  expiryLabel,
+  statusLabel,
+  type AccessVerdict,
+} from '../../../contract/access-policy';
 import type { CourseAccessListEntry, CourseAccessStudent } from '../../../contract/courses';
 import { adminToasts } from '../../../contract/messages';
-import { adminApi, adminKeys, useAccessList } from '../../api/admin';
-import { messageOf } from '../../api/client';
-import { toast } from '../../ui/toast';
+import { adminApi, useAccessList } from '../../api/admin';
+import { useStudents } from '../../api/admin-students';
+import { useSchoolTimeZone } from '../../api/session';
+import { useAdminMutation } from '../ui/use-admin-mutation';
+
 import { Empty } from '../ui/Empty';
-import { daysUntil, formatDMY } from '../ui/format';
+import { formatDMY } from '../ui/format';
 import { Loaded } from '../ui/Loaded';
 import { PageHeader } from '../ui/PageHeader';
 import { TableSkeleton } from '../ui/TableSkeleton';
 import classes from '../ui/tables.module.css';
+import { EnrolSelectedModal } from '../students/EnrolSelectedModal';
+import { AccessGroupFrame, AccessTable, matchesFilter, StudentCells, studentCount } from './AccessGroupFrame';
 import { AddStudentsModal, type EnrolTarget } from './AddStudentsModal';
 import { DaysModal, type DaysRequest } from './DaysModal';
 import { RevokeModal, type RevokeRequest } from './RevokeModal';
+import { UnassignedGroup } from './UnassignedGroup';
+import { SearchInput } from '../ui/SearchInput';
 
 export const groupTitle = (entry: Pick<CourseAccessListEntry, 'courseName' | 'batch'>) =>
   `${entry.courseName} (Batch ${entry.batch})`;
 
-/** The expiry and how far it is: "in 12 days", "today", or "expired" in red. */
-export function ExpiryCell({ iso }: { iso: string }) {
-  const days = daysUntil(iso);
+/** The expiry and how far it is, by the access rule: "in 12 days", "today", or "expired" in red. */
+export function ExpiryCell({ iso, verdict }: { iso: string; verdict: AccessVerdict }) {
+  const label = expiryLabel(verdict);
+  const days = verdict.daysLeft ?? -1;
   return (
     <Stack gap={0}>
       <Text size="sm" className={classes.nowrap}>
         {formatDMY(iso)}
       </Text>
-      <Text size="xs" c={days < 0 ? 'red.7' : days <= 7 ? 'orange.8' : 'dimmed'}>
-        {days < 0 ? 'expired' : days === 0 ? 'today' : `in ${days} day${days === 1 ? '' : 's'}`}
+      <Text size="xs" c={label === 'expired' ? 'red.7' : days <= 7 ? 'orange.8' : 'dimmed'}>
+        {label}
       </Text>
     </Stack>
   );
 }
 
 type Pending = { student: CourseAccessStudent; entry: CourseAccessListEntry };
-
-function matches(student: CourseAccessStudent, q: string) {
-  return [student.rollno, student.name, student.email].some((v) => v.toLowerCase().includes(q));
-}
 
 function AccessGroup({
   entry,
@@ -55,19 +66,14 @@ function AccessGroup({
   onAdd(entry: CourseAccessListEntry): void;
 }) {
   const title = groupTitle(entry);
-  const rows = filter ? entry.students.filter((s) => matches(s, filter)) : entry.students;
+  const timeZone = useSchoolTimeZone();
+  const rows = filter ? entry.students.filter((s) => matchesFilter(s, filter)) : entry.students;
   if (filter && rows.length === 0) return null;
   return (
-    <Paper withBorder radius="md" p={{ base: 'sm', sm: 'md' }} component="section" aria-label={title}>
-      <Group justify="space-between" mb="sm" gap="xs">
-        <div>
-          <Title order={2} size="h4">
-            {title}
-          </Title>
-          <Text size="xs" c="dimmed">
-            {entry.students.length} student{entry.students.length === 1 ? '' : 's'}
-          </Text>
-        </div>
+    <AccessGroupFrame
+      title={title}
+      count={studentCount(entry.students.length)}
+      action={
         <Button
           size="xs"
           variant="light"
@@ -77,125 +83,103 @@ function AccessGroup({
         >
           Add students
         </Button>
-      </Group>
+      }
+    >
       {rows.length === 0 ? (
         <Text size="sm" c="dimmed">
           No students enrolled yet.
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={760}>
-          <Table verticalSpacing="xs" highlightOnHover>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Roll No</Table.Th>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Email</Table.Th>
-                <Table.Th>Expiration</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th className={classes.actions}>Actions</Table.Th>
+        <AccessTable>
+          {rows.map((student) => {
+            const who = `${student.name} (${student.rollno})`;
+            const verdict = courseAccess(enrollmentOf(student), Date.now(), timeZone);
+            const revoked = verdict.state === 'revoked';
+            return (
+              <Table.Tr key={student.studentid}>
+                <StudentCells student={student} />
+                <Table.Td>
+                  <ExpiryCell iso={student.accessexpiration} verdict={verdict} />
+                </Table.Td>
+                <Table.Td>
+                  <Badge
+                    color={revoked ? 'red' : 'teal'}
+                    variant="light"
+                    title={revoked ? (student.accessrevokedreason ?? undefined) : undefined}
+                  >
+                    {statusLabel(verdict)}
+                  </Badge>
+                  {revoked && student.accessrevokedreason && (
+                    <Text size="xs" c="dimmed" lineClamp={2} maw={200}>
+                      {student.accessrevokedreason}
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td className={classes.actions}>
+                  <Group gap={6} wrap="nowrap">
+                    {revoked ? (
+                      <Button
+                        size="xs"
+                        color="teal"
+                        onClick={() => onGrant({ student, entry }, 'Grant')}
+                        aria-label={`Grant access to ${who}`}
+                      >
+                        Grant
+                      </Button>
+                    ) : (
+                      <>
+                        <Button
+                          size="xs"
+                          variant="light"
+                          onClick={() => onGrant({ student, entry }, 'Extend')}
+                          aria-label={`Extend access of ${who}`}
+                        >
+                          Extend
+                        </Button>
+                        <Button
+                          size="xs"
+                          variant="light"
+                          color="red"
+                          onClick={() => onRevoke({ student, entry })}
+                          aria-label={`Revoke access of ${who}`}
+                        >
+                          Revoke
+                        </Button>
+                      </>
+                    )}
+                  </Group>
+                </Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((student) => {
-                const who = `${student.name} (${student.rollno})`;
-                return (
-                  <Table.Tr key={student.studentid}>
-                    <Table.Td ff="monospace" className={classes.nowrap}>
-                      {student.rollno}
-                    </Table.Td>
-                    <Table.Td>{student.name}</Table.Td>
-                    <Table.Td>{student.email}</Table.Td>
-                    <Table.Td>
-                      <ExpiryCell iso={student.accessexpiration} />
-                    </Table.Td>
-                    <Table.Td>
-                      {student.accessrevoked ? (
-                        <Badge color="red" variant="light" title={student.accessrevokedreason ?? undefined}>
-                          Revoked
-                        </Badge>
-                      ) : (
-                        <Badge color="teal" variant="light">
-                          Active
-                        </Badge>
-                      )}
-                      {student.accessrevoked && student.accessrevokedreason && (
-                        <Text size="xs" c="dimmed" lineClamp={2} maw={200}>
-                          {student.accessrevokedreason}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td className={classes.actions}>
-                      <Group gap={6} wrap="nowrap">
-                        {student.accessrevoked ? (
-                          <Button
-                            size="xs"
-                            color="teal"
-                            onClick={() => onGrant({ student, entry }, 'Grant')}
-                            aria-label={`Grant access to ${who}`}
-                          >
-                            Grant
-                          </Button>
-                        ) : (
-                          <>
-                            <Button
-                              size="xs"
-                              variant="light"
-                              onClick={() => onGrant({ student, entry }, 'Extend')}
-                              aria-label={`Extend access of ${who}`}
-                            >
-                              Extend
-                            </Button>
-                            <Button
-                              size="xs"
-                              variant="light"
-                              color="red"
-                              onClick={() => onRevoke({ student, entry })}
-                              aria-label={`Revoke access of ${who}`}
-                            >
-                              Revoke
-                            </Button>
-                          </>
-                        )}
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+            );
+          })}
+        </AccessTable>
       )}
-    </Paper>
+    </AccessGroupFrame>
   );
 }
 
-/** /editcourse: per course, who has access until when; grant, extend, revoke and enrol (SPEC.md section 2). */
+/**
+ * /editcourse: per course, who has access until when; grant, extend, revoke and enrol; then the
+ * students in no course, 'Unassigned' (SPEC.md section 2).
+ */
 export default function CourseAccessPage() {
   const list = useAccessList();
-  const queryClient = useQueryClient();
+  const unassigned = useStudents({ unassigned: true, pageSize: STUDENT_PAGE_SIZE_MAX });
   const [filter, setFilter] = useState('');
   const [granting, setGranting] = useState<(Pending & { action: 'Grant' | 'Extend' }) | null>(null);
   const [revoking, setRevoking] = useState<Pending | null>(null);
   const [adding, setAdding] = useState<EnrolTarget | null>(null);
+  const [assigning, setAssigning] = useState<AdminStudent | null>(null);
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: adminKeys.all });
-  const grant = useMutation({
-    mutationFn: adminApi.grantCourseAccess,
-    onSuccess: async ({ message }) => {
-      toast.success(message || adminToasts.courseAccessGranted);
-      setGranting(null);
-      await refresh();
-    },
-    onError: (error) => toast.error(messageOf(error, adminToasts.grantFailed)),
+  const grant = useAdminMutation(adminApi.grantCourseAccess, {
+    success: adminToasts.courseAccessGranted,
+    failure: adminToasts.grantFailed,
+    onDone: () => setGranting(null),
   });
-  const revoke = useMutation({
-    mutationFn: adminApi.revokeCourseAccess,
-    onSuccess: async ({ message }) => {
-      toast.success(message || adminToasts.courseAccessRevoked);
-      setRevoking(null);
-      await refresh();
-    },
-    onError: (error) => toast.error(messageOf(error, adminToasts.revokeFailed)),
+  const revoke = useAdminMutation(adminApi.revokeCourseAccess, {
+    success: adminToasts.courseAccessRevoked,
+    failure: adminToasts.revokeFailed,
+    onDone: () => setRevoking(null),
   });
 
   const daysRequest: DaysRequest | null = granting && {
@@ -224,8 +208,23 @@ export default function CourseAccessPage() {
         onAdd={(e) => setAdding({ courseId: e.courseId, label: groupTitle(e) })}
       />
     ));
-    const anyMatch = !q || entries.some((e) => e.students.some((s) => matches(s, q)));
-    return anyMatch ? groups : <Text c="dimmed">No students match “{filter.trim()}”.</Text>;
+    const loose = unassigned.data?.students ?? [];
+    const anyMatch =
+      !q ||
+      entries.some((e) => e.students.some((s) => matchesFilter(s, q))) ||
+      loose.some((s) => matchesFilter(s, q));
+    if (!anyMatch) return <Text c="dimmed">No students match “{filter.trim()}”.</Text>;
+    return (
+      <>
+        {groups}
+        <UnassignedGroup
+          students={loose}
+          total={unassigned.data?.total ?? 0}
+          filter={q}
+          onGrant={setAssigning}
+        />
+      </>
+    );
   };
 
   return (
@@ -234,12 +233,11 @@ export default function CourseAccessPage() {
         title="Course Access Management"
         description="Grant, extend or revoke each student's access to a course."
         actions={
-          <TextInput
-            aria-label="Filter students"
+          <SearchInput
+            label="Filter students"
             placeholder="Filter by roll no, name or e-mail"
-            leftSection={<IconSearch size={16} aria-hidden="true" />}
             value={filter}
-            onChange={(event) => setFilter(event.currentTarget.value)}
+            onChange={setFilter}
             w={{ base: '100%', xs: 300 }}
           />
         }
@@ -259,7 +257,11 @@ export default function CourseAccessPage() {
         onClose={() => setGranting(null)}
         onSubmit={(days) =>
           granting &&
-          grant.mutate({ courseId: granting.entry.courseId, studentId: granting.student.studentid, days })
+          grant.mutate({
+            courseId: granting.entry.courseId,
+            studentId: granting.student.studentid,
+            accessexpiration: days,
+          })
         }
       />
       <RevokeModal
@@ -276,6 +278,12 @@ export default function CourseAccessPage() {
         }
       />
       <AddStudentsModal target={adding} onClose={() => setAdding(null)} />
+      <EnrolSelectedModal
+        studentIds={assigning ? [assigning._id] : []}
+        opened={assigning !== null}
+        onDone={() => setAssigning(null)}
+        title={assigning ? `Grant a course to ${assigning.name} (${assigning.rollno})` : undefined}
+      />
     </>
   );
 }

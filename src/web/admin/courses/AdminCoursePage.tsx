@@ -1,10 +1,13 @@
 import { Anchor, Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { IconCloudUpload, IconKey } from '@tabler/icons-react';
+import { IconChartAreaLine, IconCloudUpload, IconKey } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
+import { apiAccessState, courseAccess, enrollmentOf } from '../../../contract/access-policy';
 import type { AdminCourse, CourseAccessStudent } from '../../../contract/courses';
 import type { AdminVideo } from '../../../contract/videos';
 import { adminToasts } from '../../../contract/messages';
 import { useAccessList, useAdminCourses, useAdminVideos } from '../../api/admin';
+import { useSchoolTimeZone } from '../../api/session';
+import { StudentCells } from '../access/AccessGroupFrame';
 import { ExpiryCell } from '../access/CourseAccessPage';
 import { NO_DESCRIPTION } from '../dashboard/CoursesTable';
 import { Empty } from '../ui/Empty';
@@ -12,15 +15,18 @@ import { formatDMY } from '../ui/format';
 import { Loaded } from '../ui/Loaded';
 import { TableSkeleton } from '../ui/TableSkeleton';
 import { Thumb } from '../ui/Thumb';
-import classes from '../ui/tables.module.css';
 import { VideoStatusBadge } from '../videos/VideoStatusBadge';
+import { DataTable } from '../ui/DataTable';
+
+/** The course page's shortcuts to the screens that change it. */
+const COURSE_ACTIONS = [
+  { to: '/editcourse', label: 'Edit Course Access', variant: 'light', Icon: IconKey },
+  { to: '/adminvideo', label: 'Upload Video', variant: 'default', Icon: IconCloudUpload },
+] as const;
 
 type AccessState = 'Active' | 'Expired' | 'Revoked';
 
-function accessState(student: CourseAccessStudent, now = Date.now()): AccessState {
-  if (student.accessrevoked) return 'Revoked';
-  return new Date(student.accessexpiration).getTime() < now ? 'Expired' : 'Active';
-}
+const LABELS = { active: 'Active', expired: 'Expired', revoked: 'Revoked' } as const;
 
 const STATE_COLORS: Record<AccessState, string> = { Active: 'teal', Expired: 'gray', Revoked: 'red' };
 
@@ -38,9 +44,13 @@ function Students({ courseId }: { courseId: string }) {
 }
 
 function StudentsTable({ students }: { students: CourseAccessStudent[] }) {
+  const timeZone = useSchoolTimeZone();
   if (students.length === 0) return <Text c="dimmed">No students enrolled yet.</Text>;
+  const now = Date.now();
+  const verdicts = new Map(students.map((s) => [s, courseAccess(enrollmentOf(s), now, timeZone)]));
+  const stateOf = (s: CourseAccessStudent): AccessState => LABELS[apiAccessState(verdicts.get(s)!)];
   const counts = students.reduce<Record<AccessState, number>>(
-    (acc, s) => ({ ...acc, [accessState(s)]: acc[accessState(s)] + 1 }),
+    (acc, s) => ({ ...acc, [stateOf(s)]: acc[stateOf(s)] + 1 }),
     { Active: 0, Expired: 0, Revoked: 0 },
   );
   return (
@@ -52,45 +62,24 @@ function StudentsTable({ students }: { students: CourseAccessStudent[] }) {
           </Badge>
         ))}
       </Group>
-      <Table.ScrollContainer minWidth={560}>
-        <Table verticalSpacing="xs" highlightOnHover>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Roll No</Table.Th>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Email</Table.Th>
-              <Table.Th>Expiration</Table.Th>
-              <Table.Th>Access</Table.Th>
+      <DataTable minWidth={560} columns={['Roll No', 'Name', 'Email', 'Expiration', 'Access']}>
+        {students.map((s) => {
+          const state = stateOf(s);
+          return (
+            <Table.Tr key={s.studentid}>
+              <StudentCells student={s} />
+              <Table.Td>
+                <ExpiryCell iso={s.accessexpiration} verdict={verdicts.get(s)!} />
+              </Table.Td>
+              <Table.Td>
+                <Badge color={STATE_COLORS[state]} variant="light" title={s.accessrevokedreason ?? undefined}>
+                  {state}
+                </Badge>
+              </Table.Td>
             </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {students.map((s) => {
-              const state = accessState(s);
-              return (
-                <Table.Tr key={s.studentid}>
-                  <Table.Td ff="monospace" className={classes.nowrap}>
-                    {s.rollno}
-                  </Table.Td>
-                  <Table.Td>{s.name}</Table.Td>
-                  <Table.Td>{s.email}</Table.Td>
-                  <Table.Td>
-                    <ExpiryCell iso={s.accessexpiration} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge
-                      color={STATE_COLORS[state]}
-                      variant="light"
-                      title={s.accessrevokedreason ?? undefined}
-                    >
-                      {state}
-                    </Badge>
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+          );
+        })}
+      </DataTable>
     </Stack>
   );
 }
@@ -120,9 +109,17 @@ function VideoList({ videos: own }: { videos: AdminVideo[] }) {
             </Text>
             <Thumb src={video.thumbnail} name={video.title} width={72} />
             <div style={{ minWidth: 0, flex: 1 }}>
-              <Text size="sm" fw={600} lineClamp={1}>
+              <Anchor
+                component={Link}
+                to={`/adminanalytics/video/${video._id}`}
+                replace
+                size="sm"
+                fw={600}
+                lineClamp={1}
+                title="Retention of this video"
+              >
                 {video.title}
-              </Text>
+              </Anchor>
               <Text size="xs" c="dimmed">
                 {video.duration}
               </Text>
@@ -182,24 +179,27 @@ function CourseView({ course }: { course: AdminCourse | undefined }) {
             <Group gap="xs" mt="xs">
               <Button
                 component={Link}
-                to="/editcourse"
+                to={`/adminanalytics/course/${course._id}`}
                 replace
                 size="xs"
-                variant="light"
-                leftSection={<IconKey size={14} />}
+                variant="filled"
+                leftSection={<IconChartAreaLine size={14} />}
               >
-                Edit Course Access
+                Learning analytics
               </Button>
-              <Button
-                component={Link}
-                to="/adminvideo"
-                replace
-                size="xs"
-                variant="default"
-                leftSection={<IconCloudUpload size={14} />}
-              >
-                Upload Video
-              </Button>
+              {COURSE_ACTIONS.map(({ to, label, variant, Icon }) => (
+                <Button
+                  key={to}
+                  component={Link}
+                  to={to}
+                  replace
+                  size="xs"
+                  variant={variant}
+                  leftSection={<Icon size={14} />}
+                >
+                  {label}
+                </Button>
+              ))}
             </Group>
           </Stack>
         </Group>

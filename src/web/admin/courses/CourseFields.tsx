@@ -111,20 +111,15 @@ export function CourseFields({
         error={form.errors.thumbnail}
       />
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-        <DatePickerInput
-          label="Start date"
-          withAsterisk
-          {...dateProps}
-          key={form.key('startdate')}
-          {...form.getInputProps('startdate')}
-        />
-        <DatePickerInput
-          label="End date"
-          withAsterisk
-          {...dateProps}
-          key={form.key('enddate')}
-          {...form.getInputProps('enddate')}
-        />
+        {(['startdate', 'enddate'] as const).map((field) => (
+          <DatePickerInput
+            label={field === 'startdate' ? 'Start date' : 'End date'}
+            withAsterisk
+            {...dateProps}
+            key={form.key(field)}
+            {...form.getInputProps(field)}
+          />
+        ))}
       </SimpleGrid>
     </Stack>
   );

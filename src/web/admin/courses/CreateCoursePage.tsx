@@ -6,29 +6,36 @@ import { Link } from 'react-router';
 import type { AdminCourse } from '../../../contract/courses';
 import { adminToasts } from '../../../contract/messages';
 import { adminApi, adminKeys } from '../../api/admin';
-import { messageOf } from '../../api/client';
+import { reasonOf } from '../../api/client';
 import { toast } from '../../ui/toast';
 import { PageHeader } from '../ui/PageHeader';
 import { courseLabel } from '../ui/format';
 import { CourseFields, toCreateBody, useCourseForm } from './CourseFields';
 import { FormActions } from '../ui/FormActions';
+import { ServerReason } from '../ui/ServerReason';
 
 /** /admincourse: a new course of a batch (SPEC.md section 2, validation of section 5). */
 export default function CreateCoursePage() {
   const form = useCourseForm();
   const queryClient = useQueryClient();
   const [created, setCreated] = useState<AdminCourse | null>(null);
+  const [reason, setReason] = useState<string | null>(null);
 
   const create = useMutation({
     mutationFn: adminApi.createCourse,
     onSuccess: async ({ message, course }) => {
       toast.success(message || adminToasts.courseCreated);
+      setReason(null);
       setCreated(course);
       form.reset();
       await queryClient.invalidateQueries({ queryKey: adminKeys.courses });
       await queryClient.invalidateQueries({ queryKey: adminKeys.accessLists });
     },
-    onError: (error) => toast.error(messageOf(error, adminToasts.createCourseFailed)),
+    onError: (error) => {
+      toast.error(adminToasts.createCourseFailed);
+      setCreated(null);
+      setReason(reasonOf(error));
+    },
   });
 
   return (
@@ -69,6 +76,7 @@ export default function CreateCoursePage() {
         >
           <Stack>
             <CourseFields form={form} />
+            <ServerReason reason={reason} />
             <FormActions
               label="Create Course"
               pending={create.isPending}

@@ -1,25 +1,21 @@
-import { Modal, Stack } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Stack } from '@mantine/core';
+
 import type { AdminCourse } from '../../../contract/courses';
 import { adminToasts } from '../../../contract/messages';
-import { adminApi, adminKeys } from '../../api/admin';
-import { messageOf } from '../../api/client';
-import { toast } from '../../ui/toast';
+import { adminApi } from '../../api/admin';
+
 import { CourseFields, courseValues, toCreateBody, useCourseForm } from './CourseFields';
+import { EditModal } from '../ui/EditModal';
 import { FormActions } from '../ui/FormActions';
+import { ServerReason } from '../ui/ServerReason';
+import { useAdminMutation } from '../ui/use-admin-mutation';
 
 function EditCourseForm({ course, onDone }: { course: AdminCourse; onDone(): void }) {
   const form = useCourseForm(courseValues(course));
-  const queryClient = useQueryClient();
-  const save = useMutation({
-    mutationFn: adminApi.updateCourse,
-    onSuccess: async ({ message }) => {
-      toast.success(message || adminToasts.courseUpdated);
-      onDone();
-      await queryClient.invalidateQueries({ queryKey: adminKeys.all });
-    },
-    onError: (error) => toast.error(messageOf(error, adminToasts.updateCourseFailed)),
+  const save = useAdminMutation(adminApi.updateCourse, {
+    success: adminToasts.courseUpdated,
+    failure: adminToasts.updateCourseFailed,
+    onDone,
   });
 
   return (
@@ -41,6 +37,7 @@ function EditCourseForm({ course, onDone }: { course: AdminCourse; onDone(): voi
     >
       <Stack>
         <CourseFields form={form} currentThumbnail={course.thumbnail} />
+        <ServerReason reason={save.reason} />
         <FormActions label="Save" pending={save.isPending} onCancel={onDone} />
       </Stack>
     </form>
@@ -49,10 +46,9 @@ function EditCourseForm({ course, onDone }: { course: AdminCourse; onDone(): voi
 
 /** The Edit modal of /editcoursedetails: every field of the course, Save and Cancel. */
 export function EditCourseModal({ course, onClose }: { course: AdminCourse | null; onClose(): void }) {
-  const phone = useMediaQuery('(max-width: 36em)');
   return (
-    <Modal opened={course !== null} onClose={onClose} title="Edit course" size="lg" fullScreen={phone}>
-      {course && <EditCourseForm key={course._id} course={course} onDone={onClose} />}
-    </Modal>
+    <EditModal title="Edit course" item={course} onClose={onClose}>
+      {(item) => <EditCourseForm course={item} onDone={onClose} />}
+    </EditModal>
   );
 }

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { adminToasts } from '../../../contract/messages';
 import { adminApi } from '../../api/admin';
 import { messageOf } from '../../api/client';
-import { queryKeys, useAdminCheck } from '../../api/session';
+import { sessionKeys, useAdminCheck } from '../../api/session';
 import { useReplaceNavigate } from '../../app/navigation';
 import { productName } from '../../app/product';
 import { SignInCard } from '../../ui/SignInCard';
@@ -28,7 +28,7 @@ export default function AdminLoginPage() {
         return;
       }
       toast.success(message);
-      queryClient.setQueryData(queryKeys.adminCheck, { valid: true });
+      queryClient.setQueryData(sessionKeys.adminCheck, { valid: true });
       navigate('/admindashboard');
     },
     onError: (error) => toast.error(messageOf(error, adminToasts.loginFailed)),

@@ -2,7 +2,7 @@ import { Modal, Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { AddStudentBody } from '../../../contract/admin-students';
-import { studentApi, studentKeys } from '../../api/admin-students';
+import { studentApi, adminStudentKeys } from '../../api/admin-students';
 import { messageOf } from '../../api/client';
 import { toast } from '../../ui/toast';
 import { FormActions } from '../ui/FormActions';
@@ -23,7 +23,7 @@ function AddStudentForm({ onClose }: { onClose(): void }) {
       if (mailed) toast.success(message);
       else toast.error(message);
       onClose();
-      await queryClient.invalidateQueries({ queryKey: studentKeys.all });
+      await queryClient.invalidateQueries({ queryKey: adminStudentKeys.all });
     },
     onError: (error) => toast.error(messageOf(error, FAILED)),
   });

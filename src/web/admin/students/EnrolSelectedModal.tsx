@@ -1,35 +1,30 @@
 import { Modal, Select, Stack, Text } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+
 import { useState, type FormEvent } from 'react';
 import { GrantDays } from '../../../contract/courses';
 import { adminToasts, validation } from '../../../contract/messages';
-import { adminKeys, useAdminCourses } from '../../api/admin';
+import { useAdminCourses } from '../../api/admin';
 import { studentApi } from '../../api/admin-students';
-import { messageOf } from '../../api/client';
-import { toast } from '../../ui/toast';
-import { enrolSummary } from '../access/AddStudentsModal';
+
+import { enrolMessage } from '../access/AddStudentsModal';
 import { courseLabel } from '../ui/format';
 import { FormActions } from '../ui/FormActions';
 import { DaysInput } from '../access/DaysInput';
+import { useAdminMutation } from '../ui/use-admin-mutation';
+import { useFieldErrors } from '../ui/use-field-errors';
 
 const CHOOSE_COURSE = 'Please choose a course.';
 
 function EnrolForm({ studentIds, onDone }: { studentIds: string[]; onDone(enrolled: boolean): void }) {
-  const queryClient = useQueryClient();
   const courses = useAdminCourses('list');
   const [courseId, setCourseId] = useState<string | null>(null);
   const [days, setDays] = useState<number | string>(30);
-  const [errors, setErrors] = useState<{ course?: string; days?: string }>({});
+  const { errors, setErrors, clearing } = useFieldErrors<'course' | 'days'>();
 
-  const enrol = useMutation({
-    mutationFn: studentApi.enrol,
-    onSuccess: async (result) => {
-      const summary = enrolSummary(result);
-      toast.success(summary ? `${result.message} ${summary}.` : result.message);
-      onDone(true);
-      await queryClient.invalidateQueries({ queryKey: adminKeys.all });
-    },
-    onError: (error) => toast.error(messageOf(error, adminToasts.grantFailed)),
+  const enrol = useAdminMutation(studentApi.enrol, {
+    success: enrolMessage,
+    failure: adminToasts.grantFailed,
+    onDone: () => onDone(true),
   });
 
   const submit = (event: FormEvent) => {
@@ -48,8 +43,8 @@ function EnrolForm({ studentIds, onDone }: { studentIds: string[]; onDone(enroll
     <form onSubmit={submit} noValidate>
       <Stack>
         <Text size="sm">
-          {studentIds.length} selected student{studentIds.length === 1 ? '' : 's'} get access to the course
-          for the given days; those already enrolled get the days added.
+          {studentIds.length === 1 ? 'The student gets' : `${studentIds.length} selected students get`} access
+          to the course for the given days; a student already enrolled gets the days added.
         </Text>
         <Select
           label="Course"
@@ -57,22 +52,12 @@ function EnrolForm({ studentIds, onDone }: { studentIds: string[]; onDone(enroll
           data={(courses.data ?? []).map((c) => ({ value: c._id, label: courseLabel(c) }))}
           searchable
           value={courseId}
-          onChange={(value) => {
-            setCourseId(value);
-            setErrors((e) => ({ ...e, course: undefined }));
-          }}
+          onChange={clearing('course', setCourseId)}
           error={errors.course}
           nothingFoundMessage={courses.isPending ? 'Loading courses…' : 'No courses found.'}
           comboboxProps={{ withinPortal: true }}
         />
-        <DaysInput
-          value={days}
-          onChange={(value) => {
-            setDays(value);
-            setErrors((e) => ({ ...e, days: undefined }));
-          }}
-          error={errors.days}
-        />
+        <DaysInput value={days} onChange={clearing('days', setDays)} error={errors.days} />
         <FormActions label="Enrol" pending={enrol.isPending} onCancel={() => onDone(false)} />
       </Stack>
     </form>
@@ -84,13 +69,15 @@ export function EnrolSelectedModal({
   studentIds,
   opened,
   onDone,
+  title = 'Enrol in a course',
 }: {
   studentIds: string[];
   opened: boolean;
   onDone(enrolled: boolean): void;
+  title?: string;
 }) {
   return (
-    <Modal opened={opened} onClose={() => onDone(false)} title="Enrol in a course" centered>
+    <Modal opened={opened} onClose={() => onDone(false)} title={title} centered>
       {opened && <EnrolForm studentIds={studentIds} onDone={onDone} />}
     </Modal>
   );

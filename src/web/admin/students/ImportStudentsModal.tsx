@@ -5,11 +5,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ImportPreviewResponse } from '../../../contract/admin-students';
 import { adminMessages } from '../../../contract/messages';
-import { studentApi, studentKeys } from '../../api/admin-students';
+import { studentApi, adminStudentKeys } from '../../api/admin-students';
 import { ApiError, messageOf } from '../../api/client';
 import { toast } from '../../ui/toast';
-import { readText } from '../ui/read-file';
+import { readFile } from '../ui/read-file';
 import { FormActions } from '../ui/FormActions';
+import { DataTable } from '../ui/DataTable';
 
 const PREVIEW_FAILED = 'Could not check the file.';
 const IMPORT_FAILED = 'Import failed; nothing was saved.';
@@ -34,45 +35,34 @@ function Preview({ preview }: { preview: ImportPreviewResponse }) {
               ? `${bad} of ${preview.rows.length} rows have problems. Fix them in the file and choose it again; nothing is saved until every row is valid.`
               : `All ${preview.rows.length} rows are valid.`}
           </Text>
-          <Table.ScrollContainer minWidth={640} mah={360}>
-            <Table verticalSpacing={6} stickyHeader>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Line</Table.Th>
-                  <Table.Th>Roll No</Table.Th>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Email</Table.Th>
-                  <Table.Th>Username</Table.Th>
-                  <Table.Th>Check</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {preview.rows.map((row) => (
-                  <Table.Tr
-                    key={row.line}
-                    bg={row.problems.length ? 'var(--mantine-color-red-0)' : undefined}
-                  >
-                    <Table.Td>{row.line}</Table.Td>
-                    <Table.Td ff="monospace">{row.rollno}</Table.Td>
-                    <Table.Td>{row.name}</Table.Td>
-                    <Table.Td>{row.email}</Table.Td>
-                    <Table.Td>{row.username}</Table.Td>
-                    <Table.Td>
-                      {row.problems.length ? (
-                        <Text size="xs" c="red.8">
-                          {row.problems.join('; ')}
-                        </Text>
-                      ) : (
-                        <Badge color="teal" variant="light" size="sm">
-                          OK
-                        </Badge>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable
+            minWidth={640}
+            maxHeight={360}
+            verticalSpacing={6}
+            highlightOnHover={false}
+            columns={['Line', 'Roll No', 'Name', 'Email', 'Username', 'Check']}
+          >
+            {preview.rows.map((row) => (
+              <Table.Tr key={row.line} bg={row.problems.length ? 'var(--mantine-color-red-0)' : undefined}>
+                <Table.Td>{row.line}</Table.Td>
+                <Table.Td ff="monospace">{row.rollno}</Table.Td>
+                <Table.Td>{row.name}</Table.Td>
+                <Table.Td>{row.email}</Table.Td>
+                <Table.Td>{row.username}</Table.Td>
+                <Table.Td>
+                  {row.problems.length ? (
+                    <Text size="xs" c="red.8">
+                      {row.problems.join('; ')}
+                    </Text>
+                  ) : (
+                    <Badge color="teal" variant="light" size="sm">
+                      OK
+                    </Badge>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </DataTable>
         </>
       )}
     </Stack>
@@ -97,7 +87,7 @@ function ImportForm({ onClose }: { onClose(): void }) {
       if (mailFailures.length) toast.error(message);
       else toast.success(message);
       onClose();
-      await queryClient.invalidateQueries({ queryKey: studentKeys.all });
+      await queryClient.invalidateQueries({ queryKey: adminStudentKeys.all });
     },
     onError: (error) => {
       // The server checked again and found problems (another admin was quicker): show them.
@@ -114,7 +104,7 @@ function ImportForm({ onClose }: { onClose(): void }) {
     setCsv(null);
     setFileError(null);
     if (!picked) return;
-    const text = await readText(picked);
+    const text = await readFile(picked, 'text');
     if (!text.trim()) return setFileError(adminMessages.csvRequired);
     setCsv(text);
     check.mutate(text);

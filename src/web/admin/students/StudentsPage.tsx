@@ -1,39 +1,39 @@
 import {
   ActionIcon,
+  Anchor,
   Badge,
   Button,
   Checkbox,
   Group,
   Menu,
-  Modal,
   Pagination,
   Paper,
   Select,
   Stack,
   Table,
   Text,
-  TextInput,
   VisuallyHidden,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import {
+  IconChartAreaLine,
   IconDots,
   IconFileImport,
   IconHistory,
   IconMailForward,
   IconSchool,
-  IconSearch,
   IconUserPlus,
 } from '@tabler/icons-react';
-import { useMutation } from '@tanstack/react-query';
+
 import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
 import type { AdminStudent, StudentCourseAccess } from '../../../contract/admin-students';
 import { STUDENT_PAGE_SIZE } from '../../../contract/admin-students';
 import { adminMessages } from '../../../contract/messages';
 import { useAdminCourses } from '../../api/admin';
 import { studentApi, useStudents } from '../../api/admin-students';
-import { messageOf } from '../../api/client';
-import { toast, toastOnce } from '../../ui/toast';
+
+import { toastOnce } from '../../ui/toast';
 import { Empty } from '../ui/Empty';
 import { courseLabel, formatDateTime } from '../ui/format';
 import { LoadError } from '../ui/LoadError';
@@ -44,7 +44,11 @@ import { AddStudentModal } from './AddStudentModal';
 import { EnrolSelectedModal } from './EnrolSelectedModal';
 import { HistoryDrawer } from './HistoryDrawer';
 import { ImportStudentsModal } from './ImportStudentsModal';
-import { FormActions } from '../ui/FormActions';
+
+import { DataTable } from '../ui/DataTable';
+import { useAdminMutation } from '../ui/use-admin-mutation';
+import { ConfirmModal } from '../ui/ConfirmModal';
+import { SearchInput } from '../ui/SearchInput';
 
 const LIST_FAILED = 'Failed to load students.';
 const ACCESS_COLORS = { active: 'teal', expired: 'gray', revoked: 'red' } as const;
@@ -76,32 +80,25 @@ function CourseBadges({ courses }: { courses: StudentCourseAccess[] }) {
 }
 
 function ResendPasswordModal({ student, onClose }: { student: AdminStudent | null; onClose(): void }) {
-  const resend = useMutation({
-    mutationFn: studentApi.resendPassword,
-    onSuccess: ({ message }) => {
-      toast.success(message || adminMessages.passwordResent);
-      onClose();
-    },
-    onError: (error) => toast.error(messageOf(error, adminMessages.passwordResendFailed)),
+  const resend = useAdminMutation(studentApi.resendPassword, {
+    success: adminMessages.passwordResent,
+    failure: adminMessages.passwordResendFailed,
+    serverWords: true,
+    onDone: onClose,
+    refresh: false,
   });
   return (
-    <Modal opened={student !== null} onClose={onClose} title="Re-send initial password?" centered>
-      {student && (
-        <Stack>
-          <Text size="sm">
-            A new one-time password is mailed to <b>{student.email}</b>. {student.name}&apos;s current
-            password and sessions stop working, and they choose their own password at the next sign-in.
-          </Text>
-          <FormActions
-            label="Re-send password"
-            pending={resend.isPending}
-            onCancel={onClose}
-            onConfirm={() => resend.mutate(student._id)}
-            focusCancel
-          />
-        </Stack>
-      )}
-    </Modal>
+    <ConfirmModal
+      opened={student !== null}
+      title="Re-send initial password?"
+      action="Re-send password"
+      pending={resend.isPending}
+      onConfirm={() => resend.mutate(student!._id)}
+      onClose={onClose}
+    >
+      A new one-time password is mailed to <b>{student?.email}</b>. {student?.name}&apos;s current password
+      and sessions stop working, and they choose their own password at the next sign-in.
+    </ConfirmModal>
   );
 }
 
@@ -153,97 +150,106 @@ export default function StudentsPage() {
   else
     body = (
       <Paper withBorder radius="md">
-        <Table.ScrollContainer minWidth={980}>
-          <Table verticalSpacing="xs" highlightOnHover aria-busy={list.isFetching}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th w={40}>
-                  <Checkbox
-                    aria-label="Select all students on this page"
-                    checked={allOnPage}
-                    indeterminate={!allOnPage && pageIds.some((id) => selected.has(id))}
-                    onChange={(event) => toggle(pageIds, event.currentTarget.checked)}
-                  />
-                </Table.Th>
-                <Table.Th>Roll No</Table.Th>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Email</Table.Th>
-                <Table.Th>Username</Table.Th>
-                <Table.Th>Courses</Table.Th>
-                <Table.Th>Last sign-in</Table.Th>
-                <Table.Th className={classes.actions}>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {students.map((student) => (
-                <Table.Tr
-                  key={student._id}
-                  bg={selected.has(student._id) ? 'var(--mantine-color-red-0)' : undefined}
-                >
-                  <Table.Td>
-                    <Checkbox
-                      aria-label={`Select ${student.name} (${student.rollno})`}
-                      checked={selected.has(student._id)}
-                      onChange={(event) => toggle([student._id], event.currentTarget.checked)}
-                    />
-                  </Table.Td>
-                  <Table.Td ff="monospace" className={classes.nowrap}>
-                    {student.rollno}
-                  </Table.Td>
-                  <Table.Td>{student.name}</Table.Td>
-                  <Table.Td>{student.email}</Table.Td>
-                  <Table.Td>{student.username}</Table.Td>
-                  <Table.Td maw={280}>
-                    <CourseBadges courses={student.courses} />
-                  </Table.Td>
-                  <Table.Td className={classes.nowrap}>
-                    {student.lastSignInAt ? (
-                      <Text size="sm">{formatDateTime(student.lastSignInAt)}</Text>
-                    ) : (
-                      <Text size="sm" c="dimmed">
-                        Never
-                      </Text>
-                    )}
-                    {student.firstlogin && (
-                      <Text size="xs" c="orange.8">
-                        Initial password
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td className={classes.actions}>
-                    <Menu position="bottom-end" withinPortal>
-                      <Menu.Target>
-                        <ActionIcon
-                          variant="subtle"
-                          color="gray"
-                          aria-label={`Actions for ${student.name} (${student.rollno})`}
-                        >
-                          <IconDots size={18} />
-                        </ActionIcon>
-                      </Menu.Target>
-                      <Menu.Dropdown>
-                        <Menu.Item
-                          leftSection={<IconHistory size={16} />}
-                          onClick={() => setHistoryOf(student._id)}
-                        >
-                          Access history
-                        </Menu.Item>
-                        <Menu.Item
-                          leftSection={<IconMailForward size={16} />}
-                          onClick={() => setResending(student)}
-                        >
-                          Re-send password
-                        </Menu.Item>
-                      </Menu.Dropdown>
-                    </Menu>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <DataTable
+          minWidth={980}
+          aria-busy={list.isFetching}
+          columns={[
+            <Table.Th w={40}>
+              <Checkbox
+                aria-label="Select all students on this page"
+                checked={allOnPage}
+                indeterminate={!allOnPage && pageIds.some((id) => selected.has(id))}
+                onChange={(event) => toggle(pageIds, event.currentTarget.checked)}
+              />
+            </Table.Th>,
+            'Roll No',
+            'Name',
+            'Email',
+            'Username',
+            'Courses',
+            'Last sign-in',
+            <Table.Th className={classes.actions}>
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>,
+          ]}
+        >
+          {students.map((student) => (
+            <Table.Tr
+              key={student._id}
+              bg={selected.has(student._id) ? 'var(--mantine-color-red-0)' : undefined}
+            >
+              <Table.Td>
+                <Checkbox
+                  aria-label={`Select ${student.name} (${student.rollno})`}
+                  checked={selected.has(student._id)}
+                  onChange={(event) => toggle([student._id], event.currentTarget.checked)}
+                />
+              </Table.Td>
+              <Table.Td ff="monospace" className={classes.nowrap}>
+                {student.rollno}
+              </Table.Td>
+              <Table.Td>
+                <Anchor component={Link} to={`/adminanalytics/student/${student._id}`} replace size="sm">
+                  {student.name}
+                </Anchor>
+              </Table.Td>
+              <Table.Td>{student.email}</Table.Td>
+              <Table.Td>{student.username}</Table.Td>
+              <Table.Td maw={280}>
+                <CourseBadges courses={student.courses} />
+              </Table.Td>
+              <Table.Td className={classes.nowrap}>
+                {student.lastSignInAt ? (
+                  <Text size="sm">{formatDateTime(student.lastSignInAt)}</Text>
+                ) : (
+                  <Text size="sm" c="dimmed">
+                    Never
+                  </Text>
+                )}
+                {student.firstlogin && (
+                  <Text size="xs" c="orange.8">
+                    Initial password
+                  </Text>
+                )}
+              </Table.Td>
+              <Table.Td className={classes.actions}>
+                <Menu position="bottom-end" withinPortal>
+                  <Menu.Target>
+                    <ActionIcon
+                      variant="subtle"
+                      color="gray"
+                      aria-label={`Actions for ${student.name} (${student.rollno})`}
+                    >
+                      <IconDots size={18} />
+                    </ActionIcon>
+                  </Menu.Target>
+                  <Menu.Dropdown>
+                    <Menu.Item
+                      leftSection={<IconChartAreaLine size={16} />}
+                      component={Link}
+                      to={`/adminanalytics/student/${student._id}`}
+                      replace
+                    >
+                      Learning analytics
+                    </Menu.Item>
+                    <Menu.Item
+                      leftSection={<IconHistory size={16} />}
+                      onClick={() => setHistoryOf(student._id)}
+                    >
+                      Access history
+                    </Menu.Item>
+                    <Menu.Item
+                      leftSection={<IconMailForward size={16} />}
+                      onClick={() => setResending(student)}
+                    >
+                      Re-send password
+                    </Menu.Item>
+                  </Menu.Dropdown>
+                </Menu>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </DataTable>
       </Paper>
     );
 
@@ -272,12 +278,11 @@ export default function StudentsPage() {
       />
       <Stack gap="sm">
         <Group gap="sm" align="flex-end">
-          <TextInput
-            aria-label="Search students"
+          <SearchInput
+            label="Search students"
             placeholder="Search roll no, name, e-mail or username"
-            leftSection={<IconSearch size={16} aria-hidden="true" />}
             value={search}
-            onChange={(event) => setSearch(event.currentTarget.value)}
+            onChange={setSearch}
             style={{ flex: '1 1 260px' }}
           />
           <Select

@@ -3,7 +3,7 @@ import { IconPhoto } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { THUMBNAIL_MAX_BYTES, THUMBNAIL_TYPES } from '../../../contract/courses';
 import { adminMessages } from '../../../contract/messages';
-import { readAsDataUrl } from './read-file';
+import { readFile } from './read-file';
 
 export const THUMBNAIL_HINT = 'JPG or PNG, 1280×720 (16:9) recommended';
 const WRONG_TYPE = 'Please choose a JPG or PNG image.';
@@ -60,7 +60,7 @@ export function ThumbnailInput({
       setProblem(adminMessages.thumbnailTooLarge);
       return onChange(null);
     }
-    const dataUrl = await readAsDataUrl(picked);
+    const dataUrl = await readFile(picked, 'data-url');
     onChange(dataUrl);
     const size = await imageSize(dataUrl);
     if (size && Math.abs(size.width / size.height - 16 / 9) > 0.02) {

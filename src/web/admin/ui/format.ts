@@ -34,11 +34,6 @@ export function toDay(value: string | Date | null | undefined): string {
   return `${value.getFullYear()}-${two(value.getMonth() + 1)}-${two(value.getDate())}`;
 }
 
-/** Whole days from now until an instant (negative once past). */
-export function daysUntil(iso: string, now = Date.now()): number {
-  return Math.ceil((new Date(iso).getTime() - now) / 86_400_000);
-}
-
 /** A course as the dropdowns show it: 'name - Batch n' (SPEC.md section 2). */
 export function courseLabel(course: { name: string; batch: number }): string {
   return `${course.name} - Batch ${course.batch}`;

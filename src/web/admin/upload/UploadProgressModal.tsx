@@ -83,6 +83,7 @@ export function UploadProgressModal({
           />
           <Text size="sm" c={state.phase === 'retrying' ? 'orange.8' : 'dimmed'}>
             {state.phase === 'uploading' && 'Sending the file in 5 MB parts. Keep this page open.'}
+            {state.phase === 'retrying' && state.message && `${state.message} `}
             {state.phase === 'retrying' &&
               retry &&
               `Retrying in ${left} s (attempt ${retry.attempt} of ${retry.maxAttempts}); the upload resumes where the server stopped.`}

@@ -66,7 +66,8 @@ describe('chunked upload', () => {
     await expect(done).resolves.toEqual(FINAL);
     expect(starts).toEqual([0, 10, 20]);
     const first = server.calls[0]!.body as Record<string, unknown>;
-    expect(Object.keys(first)).toEqual(['fileName', 'start', 'file']);
+    expect(Object.keys(first)).toEqual(['fileName', 'start', 'size', 'file']);
+    expect(first.size).toBe('10');
     expect(first.fileName).toBe('Lecture 1.mp4');
     const finalize = server.fetch.mock.calls.at(-1)![1] as RequestInit;
     expect(finalize.headers).toEqual({ filename: 'Lecture 1.mp4' });

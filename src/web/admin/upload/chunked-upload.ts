@@ -1,5 +1,6 @@
 import { UPLOAD_CHUNK_SIZE } from '../../../contract/constants';
 import { mediaMessages, type FinalizeUploadResponse } from '../../../contract/media';
+import { ApiError, call } from '../../api/client';
 
 /**
  * The streamer's resumable upload (ARCHITECTURE.md "Media pipeline"): 5 MB chunks to
@@ -8,8 +9,6 @@ import { mediaMessages, type FinalizeUploadResponse } from '../../../contract/me
  * (GET /stream/upload-status, or the offset of a 409) and carries on from there, so a lost
  * response never sends a byte twice and a lost request never leaves a hole.
  */
-
-const STREAM = '/stream';
 
 export type UploadPhase = 'uploading' | 'retrying' | 'finalizing';
 
@@ -20,6 +19,8 @@ export interface UploadProgress {
   total: number;
   /** While `retrying`: which consecutive attempt comes next and after how long. */
   retry?: { attempt: number; maxAttempts: number; delayMs: number };
+  /** While `retrying`: the server's reason, when it gave one (e.g. the media storage is away). */
+  message?: string;
 }
 
 export interface ChunkedUploadOptions {
@@ -96,29 +97,15 @@ function isTransient(failure: HttpFailure): boolean {
   return failure.status === 400 && failure.message === mediaMessages.checksumMismatch;
 }
 
-async function call<T>(input: string, init: RequestInit): Promise<T> {
-  let response: Response;
+/** A call's failure as the upload handles it: the status, the server's message and a 409's offset. */
+async function lift<T>(request: Promise<T>): Promise<T> {
   try {
-    response = await fetch(input, { credentials: 'same-origin', ...init });
+    return await request;
   } catch (error) {
-    if ((error as Error).name === 'AbortError') throw error;
-    throw new HttpFailure(0, '');
+    if (!(error instanceof ApiError)) throw error;
+    const offset = typeof error.body.offset === 'number' ? error.body.offset : undefined;
+    throw new HttpFailure(error.status, error.message, offset);
   }
-  let body: Record<string, unknown> = {};
-  try {
-    body = (await response.json()) as Record<string, unknown>;
-  } catch {
-    // not JSON (a proxy's error page): the status says enough
-  }
-  if (!response.ok) {
-    const message = typeof body.message === 'string' ? body.message : '';
-    throw new HttpFailure(
-      response.status,
-      message,
-      typeof body.offset === 'number' ? body.offset : undefined,
-    );
-  }
-  return body as T;
 }
 
 /** A blob's bytes (FileReader where `Blob.arrayBuffer` is missing, as in jsdom). */
@@ -190,13 +177,11 @@ export async function uploadInChunks(options: ChunkedUploadOptions): Promise<Fin
       sent,
       total,
       retry: { attempt: failures, maxAttempts: maxRetries, delayMs },
+      ...(failure.message ? { message: failure.message } : {}),
     });
     await wait(delayMs, signal);
     try {
-      const { offset } = await call<{ offset: number }>(
-        `${STREAM}/upload-status?fileName=${encodeURIComponent(fileName)}`,
-        { signal },
-      );
+      const { offset } = await lift(call('GET /stream/upload-status', { query: { fileName }, signal }));
       return offset;
     } catch (error) {
       if (error instanceof HttpFailure && isTransient(error)) return null;
@@ -217,18 +202,16 @@ export async function uploadInChunks(options: ChunkedUploadOptions): Promise<Fin
       if (signal?.aborted) throw abortError();
       const piece = file.slice(offset, Math.min(offset + chunkSize, total));
       const form = new FormData();
-      // Fields before the file, so the server can stream the part straight to disk.
+      // Fields before the file, its size among them, so the server can stream the part straight
+      // to its store (a bucket needs a part's length up front).
       form.set('fileName', fileName);
       form.set('start', String(offset));
+      form.set('size', String(piece.size));
       const sum = checksum ? await digestOf(piece) : undefined;
       if (sum) form.set('checksum', sum);
       form.set('file', piece, 'chunk');
       try {
-        const answer = await call<{ offset: number }>(`${STREAM}/upload-chunk`, {
-          method: 'POST',
-          body: form,
-          signal,
-        });
+        const answer = await lift(call('POST /stream/upload-chunk', { form, signal }));
         offset = answer.offset;
         failures = 0;
         onProgress({ phase: 'uploading', sent: offset, total });
@@ -251,11 +234,9 @@ export async function uploadInChunks(options: ChunkedUploadOptions): Promise<Fin
     onProgress({ phase: 'finalizing', sent: total, total });
     for (;;) {
       try {
-        return await call<FinalizeUploadResponse>(`${STREAM}/upload`, {
-          method: 'POST',
-          headers: { filename: filenameHeader(fileName) },
-          signal,
-        });
+        return await lift(
+          call('POST /stream/upload', { headers: { filename: filenameHeader(fileName) }, signal }),
+        );
       } catch (error) {
         if (!(error instanceof HttpFailure) || !isTransient(error)) throw error;
         const known = await recover(error, total);

@@ -1,5 +1,4 @@
-import { Button, Image, Paper, Table, Text, Title } from '@mantine/core';
-import { IconPencil } from '@tabler/icons-react';
+import { Image, Paper, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import type { AdminVideo } from '../../../contract/videos';
 import { useAdminVideos } from '../../api/admin';
@@ -8,67 +7,50 @@ import classes from '../ui/tables.module.css';
 import { EditVideoModal } from './EditVideoModal';
 import { VideoGroups } from './VideoGroups';
 import { VideoStatusBadge } from './VideoStatusBadge';
+import { DataTable, EditButton } from '../ui/DataTable';
 
 export const NOT_UPLOADED = 'Not uploaded';
 
 function VideoTable({ videos, onEdit }: { videos: AdminVideo[]; onEdit(video: AdminVideo): void }) {
   return (
-    <Table.ScrollContainer minWidth={820}>
-      <Table verticalSpacing="sm" highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Thumbnail</Table.Th>
-            <Table.Th>Title</Table.Th>
-            <Table.Th>Description</Table.Th>
-            <Table.Th>Duration</Table.Th>
-            <Table.Th>Status</Table.Th>
-            <Table.Th className={classes.actions}>Actions</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {videos.map((video) => (
-            <Table.Tr key={video._id}>
-              <Table.Td w={120}>
-                {video.customThumbnail ? (
-                  <Image
-                    src={video.customThumbnail}
-                    alt=""
-                    w={96}
-                    radius="sm"
-                    style={{ aspectRatio: '16 / 9' }}
-                  />
-                ) : (
-                  <Text size="xs" c="dimmed">
-                    {NOT_UPLOADED}
-                  </Text>
-                )}
-              </Table.Td>
-              <Table.Td fw={600}>{video.title}</Table.Td>
-              <Table.Td maw={320}>
-                <Text size="sm" lineClamp={2} title={video.description}>
-                  {video.description}
-                </Text>
-              </Table.Td>
-              <Table.Td>{video.duration}</Table.Td>
-              <Table.Td>
-                <VideoStatusBadge video={video} />
-              </Table.Td>
-              <Table.Td className={classes.actions}>
-                <Button
-                  size="xs"
-                  variant="light"
-                  leftSection={<IconPencil size={14} aria-hidden="true" />}
-                  onClick={() => onEdit(video)}
-                  aria-label={`Edit ${video.title}`}
-                >
-                  Edit
-                </Button>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <DataTable
+      minWidth={820}
+      verticalSpacing="sm"
+      columns={['Thumbnail', 'Title', 'Description', 'Duration', 'Status', 'Actions']}
+    >
+      {videos.map((video) => (
+        <Table.Tr key={video._id}>
+          <Table.Td w={120}>
+            {video.customThumbnail ? (
+              <Image
+                src={video.customThumbnail}
+                alt=""
+                w={96}
+                radius="sm"
+                style={{ aspectRatio: '16 / 9' }}
+              />
+            ) : (
+              <Text size="xs" c="dimmed">
+                {NOT_UPLOADED}
+              </Text>
+            )}
+          </Table.Td>
+          <Table.Td fw={600}>{video.title}</Table.Td>
+          <Table.Td maw={320}>
+            <Text size="sm" lineClamp={2} title={video.description}>
+              {video.description}
+            </Text>
+          </Table.Td>
+          <Table.Td>{video.duration}</Table.Td>
+          <Table.Td>
+            <VideoStatusBadge video={video} />
+          </Table.Td>
+          <Table.Td className={classes.actions}>
+            <EditButton label={`Edit ${video.title}`} onClick={() => onEdit(video)} />
+          </Table.Td>
+        </Table.Tr>
+      ))}
+    </DataTable>
   );
 }
 

@@ -1,16 +1,16 @@
-import { Modal, Select, Stack, TextInput } from '@mantine/core';
+import { Select, Stack, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { useMediaQuery } from '@mantine/hooks';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+
 import { adminToasts } from '../../../contract/messages';
 import { VideoUpdateBody, type AdminVideo } from '../../../contract/videos';
-import { adminApi, adminKeys, useAdminCourses } from '../../api/admin';
-import { messageOf } from '../../api/client';
-import { toast } from '../../ui/toast';
+import { adminApi, useAdminCourses } from '../../api/admin';
+
 import { courseLabel } from '../ui/format';
 import { ThumbnailInput } from '../ui/ThumbnailInput';
+import { EditModal } from '../ui/EditModal';
 import { FormActions } from '../ui/FormActions';
 import { DescriptionInput } from '../ui/DescriptionInput';
+import { useAdminMutation } from '../ui/use-admin-mutation';
 
 interface VideoFormValues {
   title: string;
@@ -24,7 +24,6 @@ const rules = schemaResolver(VideoUpdateBody.pick({ title: true, description: tr
 });
 
 function EditVideoForm({ video, onDone }: { video: AdminVideo; onDone(): void }) {
-  const queryClient = useQueryClient();
   const courses = useAdminCourses('video');
   const form = useForm<VideoFormValues>({
     initialValues: {
@@ -36,14 +35,11 @@ function EditVideoForm({ video, onDone }: { video: AdminVideo; onDone(): void })
     validate: rules,
     validateInputOnBlur: true,
   });
-  const save = useMutation({
-    mutationFn: adminApi.updateVideo,
-    onSuccess: async ({ message }) => {
-      toast.success(message || adminToasts.videoUpdated);
-      onDone();
-      await queryClient.invalidateQueries({ queryKey: adminKeys.all });
-    },
-    onError: (error) => toast.error(messageOf(error, adminToasts.updateVideoFailed)),
+  const save = useAdminMutation(adminApi.updateVideo, {
+    success: adminToasts.videoUpdated,
+    failure: adminToasts.updateVideoFailed,
+    serverWords: true,
+    onDone,
   });
 
   return (
@@ -93,10 +89,9 @@ function EditVideoForm({ video, onDone }: { video: AdminVideo; onDone(): void })
 
 /** The Edit modal of /editvideodetails: title, description, thumbnail and course; Save and Cancel. */
 export function EditVideoModal({ video, onClose }: { video: AdminVideo | null; onClose(): void }) {
-  const phone = useMediaQuery('(max-width: 36em)');
   return (
-    <Modal opened={video !== null} onClose={onClose} title="Edit video" size="lg" fullScreen={phone}>
-      {video && <EditVideoForm key={video._id} video={video} onDone={onClose} />}
-    </Modal>
+    <EditModal title="Edit video" item={video} onClose={onClose}>
+      {(item) => <EditVideoForm video={item} onDone={onClose} />}
+    </EditModal>
   );
 }

@@ -20,16 +20,16 @@ import { mediaMessages } from '../../../contract/media';
 import { adminToasts, validation } from '../../../contract/messages';
 import { VideoUploadBody } from '../../../contract/videos';
 import { adminApi, adminKeys, useAdminCourses, useCourseStudents } from '../../api/admin';
-import { messageOf } from '../../api/client';
+import { reasonOf } from '../../api/client';
 import { toast, toastOnce } from '../../ui/toast';
 import { PageHeader } from '../ui/PageHeader';
 import { courseLabel, formatBytes } from '../ui/format';
 import { ThumbnailInput } from '../ui/ThumbnailInput';
-import { UploadError } from '../upload/chunked-upload';
 import { UploadProgressModal, type OverlayState } from '../upload/UploadProgressModal';
 import { useChunkedUpload } from '../upload/use-chunked-upload';
 import { RecentUploads } from './RecentUploads';
 import { FormActions } from '../ui/FormActions';
+import { ServerReason } from '../ui/ServerReason';
 import { DescriptionInput } from '../ui/DescriptionInput';
 
 interface UploadFormValues {
@@ -87,6 +87,7 @@ export default function UploadVideoPage() {
   const students = useCourseStudents(course);
   const upload = useChunkedUpload();
   const [saving, setSaving] = useState(false);
+  const [reason, setReason] = useState<string | null>(null);
   const [recent, setRecent] = useState<string[]>([]);
   const finalized = useRef<Finalized | null>(null);
 
@@ -100,6 +101,7 @@ export default function UploadVideoPage() {
 
   const submit = async (values: UploadFormValues) => {
     const picked = values.file!;
+    setReason(null);
     try {
       let done = finalized.current?.file === picked ? finalized.current.result : null;
       if (!done) {
@@ -123,8 +125,10 @@ export default function UploadVideoPage() {
       await queryClient.invalidateQueries({ queryKey: adminKeys.all });
     } catch (error) {
       if ((error as Error).name === 'AbortError') toast.info('Upload cancelled.');
-      else if (error instanceof UploadError) toast.error(error.message || adminToasts.uploadFailed);
-      else toast.error(messageOf(error, adminToasts.uploadFailed));
+      else {
+        toast.error(adminToasts.uploadFailed);
+        setReason(reasonOf(error));
+      }
     } finally {
       setSaving(false);
     }
@@ -234,6 +238,7 @@ export default function UploadVideoPage() {
                 The file is already uploaded; Upload Video saves its details again.
               </Alert>
             )}
+            <ServerReason reason={reason} />
             <FormActions
               label="Upload Video"
               pending={busy}

@@ -5,8 +5,8 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import type { AdminVideo, DropdownStudent } from '../../../contract/videos';
 import { adminMessages, adminToasts, validation } from '../../../contract/messages';
-import { adminApi, adminKeys, useVideoAccess, type Message } from '../../api/admin';
-import { messageOf } from '../../api/client';
+import type { MessageResponse } from '../../../contract/auth';
+import { adminApi, adminKeys, useVideoAccess } from '../../api/admin';
 import { toast, toastOnce } from '../../ui/toast';
 import { LoadError } from '../ui/LoadError';
 
@@ -106,14 +106,14 @@ export function VideoAccessPanel({
       kind: 'grant' | 'revoke';
       ids: string[];
       done(): void;
-    }): Promise<Message> =>
+    }): Promise<MessageResponse> =>
       kind === 'grant' ? adminApi.grantVideo(video._id, ids) : adminApi.revokeVideo(video._id, ids),
     onSuccess: async ({ message }, { kind, done }) => {
       toast.success(message || (kind === 'grant' ? adminToasts.accessGranted : adminToasts.accessRevoked));
       done();
       await queryClient.invalidateQueries({ queryKey: adminKeys.videoAccess(video._id) });
     },
-    onError: (error) => toast.error(messageOf(error, adminToasts.accessUpdateFailed)),
+    onError: () => toast.error(adminToasts.accessUpdateFailed),
   });
 
   const deleteButton = (

@@ -1,0 +1,56 @@
+import { Button, Table, type TableProps } from '@mantine/core';
+import { IconPencil } from '@tabler/icons-react';
+import { isValidElement, type ReactNode } from 'react';
+import classes from './tables.module.css';
+
+export interface DataTableProps extends TableProps {
+  /** Below this width the table scrolls sideways instead of squeezing its columns. */
+  minWidth: number;
+  /** Header cells: a text (an 'Actions' column is right-aligned), or a <Table.Th> of its own. */
+  columns: ReactNode[];
+  /** The body's rows. */
+  children: ReactNode;
+  /** A height after which the body scrolls under a sticky header. */
+  maxHeight?: number;
+}
+
+/** The back office's table: one header row over `children`, hover highlight, sideways scroll on small screens. */
+export function DataTable({ minWidth, columns, children, maxHeight, ...table }: DataTableProps) {
+  return (
+    <Table.ScrollContainer minWidth={minWidth} mah={maxHeight}>
+      <Table verticalSpacing="xs" highlightOnHover stickyHeader={maxHeight !== undefined} {...table}>
+        <Table.Thead>
+          <Table.Tr>
+            {columns.map((column, i) =>
+              isValidElement(column) ? (
+                <Fragmented key={i}>{column}</Fragmented>
+              ) : (
+                <Table.Th key={i} className={column === 'Actions' ? classes.actions : undefined}>
+                  {column}
+                </Table.Th>
+              ),
+            )}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>{children}</Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+const Fragmented = ({ children }: { children: ReactNode }) => children;
+
+/** A row's Edit button, named after what it edits for screen readers. */
+export function EditButton({ label, onClick }: { label: string; onClick(): void }) {
+  return (
+    <Button
+      size="xs"
+      variant="light"
+      leftSection={<IconPencil size={14} aria-hidden="true" />}
+      onClick={onClick}
+      aria-label={label}
+    >
+      Edit
+    </Button>
+  );
+}
