@@ -26,12 +26,13 @@ import { loadConfig } from '../src/server/config';
 import { courses, enrollments, users, videoAccess, videos } from '../src/server/db/schema';
 import { jobHandlers, jobTypeLimits } from '../src/server/jobs/registry';
 import { JobRunner } from '../src/server/jobs/runner';
-import { SEND_HIGH_WATER_MARK } from '../src/server/media/delivery/send-file';
+import { SEND_HIGH_WATER_MARK } from '../src/server/media/store/local-store';
+import { Scratch } from '../src/server/media/store/scratch';
 import { createMediaTools } from '../src/server/media/ffmpeg';
-import { ladderFor, planFor, writeKeyFiles, writeRendition } from '../src/server/media/packaging/hls';
-import { startNginx } from '../src/server/media/testing/nginx';
+import { ladderFor, planFor, writeRendition } from '../src/server/media/packaging/hls';
+import { startNginx } from '../test/support/nginx';
 import { openRuntime } from '../src/server/runtime';
-import { createTestDatabase } from '../src/server/testing/databases';
+import { createTestDatabase } from '../test/support/databases';
 import type { SegmentLoadOptions, SegmentLoadResult } from './segment-load';
 import { benchChunk, type UploadClientOptions } from './upload-client';
 
@@ -43,7 +44,7 @@ const MB = 1e6;
 const here = path.dirname(new URL(import.meta.url).pathname);
 
 /** A bench tool (segment-load.ts, upload-client.ts) in a child process; answers its JSON line. */
-function child<T>(script: string, options: object): Promise<T> {
+export function child<T>(script: string, options: object): Promise<T> {
   return new Promise((resolve, reject) => {
     const proc = spawn(
       process.execPath,
@@ -119,9 +120,14 @@ function plainServer(root: string, highWaterMark?: number): Promise<Server> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-const portOf = (s: { address(): AddressInfo | string | null }) => (s.address() as AddressInfo).port;
+export const portOf = (s: { address(): AddressInfo | string | null }) => (s.address() as AddressInfo).port;
 
-async function signIn(base: string, route: string, username: string, password: string): Promise<string> {
+export async function signIn(
+  base: string,
+  route: string,
+  username: string,
+  password: string,
+): Promise<string> {
   const res = await fetch(`${base}${route}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -132,7 +138,12 @@ async function signIn(base: string, route: string, username: string, password: s
   return cookie.split(';')[0]!;
 }
 
-async function uploadInProcess(base: string, cookie: string, file: string, name: string): Promise<void> {
+export async function uploadInProcess(
+  base: string,
+  cookie: string,
+  file: string,
+  name: string,
+): Promise<void> {
   const handle = await open(file, 'r');
   const size = (await handle.stat()).size;
   for (let start = 0; start < size; start += CHUNK) {
@@ -141,6 +152,7 @@ async function uploadInProcess(base: string, cookie: string, file: string, name:
     const form = new FormData();
     form.append('fileName', name);
     form.append('start', String(start));
+    form.append('size', String(buffer.length));
     form.append('file', new Blob([new Uint8Array(buffer)]), 'blob');
     const res = await fetch(`${base}/stream/upload-chunk`, {
       method: 'POST',
@@ -162,7 +174,7 @@ export async function run(): Promise<boolean> {
     const probe = (await tools.probe(source))!;
 
     // Packaging speed of the remux alone (what makes a video playable), nothing else running.
-    const keyInfo = await writeKeyFiles(work, 'bench', randomBytes(16).toString('hex'));
+    const keyInfo = await new Scratch(work).writeKeyFiles('bench', randomBytes(16).toString('hex'));
     let started = performance.now();
     await writeRendition(tools, {
       source,

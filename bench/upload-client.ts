@@ -43,6 +43,7 @@ function post(
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="fileName"\r\n\r\n${o.fileName}\r\n` +
       `--${boundary}\r\nContent-Disposition: form-data; name="start"\r\n\r\n${start}\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="size"\r\n\r\n${body.length}\r\n` +
       `--${boundary}\r\nContent-Disposition: form-data; name="checksum"\r\n\r\n${checksum}\r\n` +
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="blob"\r\nContent-Type: application/octet-stream\r\n\r\n`,
   );

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { VideoProgress } from './progress';
+import { VideoProgress } from './progress-schema';
 
 /** The streamer's and the student video API's contract (ARCHITECTURE.md "Media pipeline"). */
 
@@ -14,6 +14,9 @@ export const mediaMessages = {
   fieldsFirst: 'Send the fileName and start fields before the file part.',
   wrongOffset: 'start does not match the bytes already received.',
   busy: 'Another request is writing to this upload. Try again when it has finished.',
+  sizeInvalid: 'size must be a whole number of bytes.',
+  sizeMismatch: 'The chunk is not as long as its size field says; it was discarded. Send it again.',
+  storageUnavailable: 'The media storage is unavailable at the moment. Please try again shortly.',
   tooLarge: (maxBytes: number) => `The video is larger than the limit of ${formatBytes(maxBytes)}.`,
   chunkTooLarge: 'The chunk is too large.',
   noUpload: 'No upload with this file name. Upload the file first.',
@@ -31,6 +34,7 @@ export const mediaMessages = {
   sessionMismatch: 'This playback link belongs to another session. Reload the page.',
   mediaDeleted: 'The video files were deleted.',
   deleted: 'Video files deleted.',
+  deleteQueued: 'The media storage is unavailable: the video files will be deleted as soon as it is back.',
 } as const;
 
 function formatBytes(bytes: number): string {
@@ -68,6 +72,12 @@ export const UploadChunkFields = z.object({
     .string({ error: mediaMessages.startInvalid })
     .regex(/^\d{1,16}$/, mediaMessages.startInvalid)
     .transform(Number),
+  /** The file part's length in bytes, sent before it: lets an S3 store stream the part through unbuffered. */
+  size: z
+    .string({ error: mediaMessages.sizeInvalid })
+    .regex(/^\d{1,16}$/, mediaMessages.sizeInvalid)
+    .transform(Number)
+    .optional(),
   checksum: z
     .string()
     .regex(/^sha256=[A-Za-z0-9+/]{43}=$/, mediaMessages.checksumInvalid)
@@ -79,38 +89,57 @@ export type UploadChunkFields = z.infer<typeof UploadChunkFields>;
 export const UploadStatusQuery = z.object({ fileName: UploadFileName });
 
 /** Answer of upload-chunk and upload-status; also the body of a 409 next to `message`. */
-export interface UploadOffsetResponse {
-  offset: number;
-}
+export const UploadOffsetResponse = z.strictObject({ offset: z.number().int().min(0) });
+export type UploadOffsetResponse = z.infer<typeof UploadOffsetResponse>;
+
+/** `mm:ss` or `hh:mm:ss` (SPEC.md section 3). */
+export const Duration = z.string().regex(/^(\d{2}:)?\d{2}:\d{2}$/);
 
 /** Answer of POST /stream/upload (finalize). */
-export interface FinalizeUploadResponse {
-  url: string;
-  deleteUrl: string;
-  /** mm:ss or hh:mm:ss, probed from the file. */
-  duration: string;
-}
+export const FinalizeUploadResponse = z.strictObject({
+  url: z.string(),
+  deleteUrl: z.string(),
+  /** Probed from the file. */
+  duration: Duration,
+});
+export type FinalizeUploadResponse = z.infer<typeof FinalizeUploadResponse>;
+
+/** POST /stream/upload names the upload in its `filename` header (percent-encoding allowed, for names beyond ASCII). */
+export const FinalizeUploadHeaders = z.object({
+  filename: z.preprocess((raw) => {
+    if (typeof raw !== 'string' || !raw.includes('%')) return raw;
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      return raw; // not percent-encoding after all: take it as it is
+    }
+  }, UploadFileName),
+});
 
 export const CourseIdBody = z.object({
   courseId: z.uuid({ error: 'courseId must be a course id.' }),
 });
 
+/** The fields of a video every viewer sees (SPEC.md section 3). */
+export const videoFields = {
+  _id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  thumbnail: z.string(),
+  url: z.string(),
+  duration: Duration,
+};
+
 /** A video in the student's course player (SPEC.md section 3). */
-export interface StudentVideo {
-  _id: string;
-  title: string;
-  description: string;
-  thumbnail: string;
-  url: string;
-  duration: string;
+export const StudentVideo = z.strictObject({
+  ...videoFields,
   /** Where the student is in this video (beyond the spec: resume and completion ticks). */
-  progress: VideoProgress;
-}
+  progress: VideoProgress,
+});
+export type StudentVideo = z.infer<typeof StudentVideo>;
 
-export interface StudentVideosResponse {
-  videos: StudentVideo[];
-}
+export const StudentVideosResponse = z.strictObject({ videos: z.array(StudentVideo) });
+export type StudentVideosResponse = z.infer<typeof StudentVideosResponse>;
 
-export interface RollnoResponse {
-  rollno: string;
-}
+export const RollnoResponse = z.strictObject({ rollno: z.string() });
+export type RollnoResponse = z.infer<typeof RollnoResponse>;

@@ -1,5 +1,9 @@
-import { mkdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -11,7 +15,20 @@ import pg from 'pg';
 import { acquireEmbeddedLock } from './embedded-lock';
 import * as schema from './schema';
 
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** Raw statements (`execute`) answer `{ rows }` on both engines: PGlite's Results and pg's QueryResult alike. */
+export interface RowsResultHKT extends PgQueryResultHKT {
+  type: Rows<this['row']>;
+}
+interface Rows<Row> {
+  rows: Row[];
+}
+
+/**
+ * What every query runs on, for PGlite and PostgreSQL alike: the database, or a transaction of it
+ * (a Drizzle transaction is a PgDatabase too, so `db.transaction((tx) => service(tx))` needs no
+ * other type). Services take a Db and never ask which engine or whether a transaction is open.
+ */
+export type Db = PgDatabase<RowsResultHKT, typeof schema>;
 
 export interface Database {
   db: Db;
@@ -32,6 +49,14 @@ function migrationsFolder(): string {
   return path.join(here, 'migrations');
 }
 
+/**
+ * The one place the two engines' Drizzle types meet: they differ only in their driver's result
+ * type, and both answer raw statements with `{ rows }` (RowsResultHKT).
+ */
+function asDb(db: PgDatabase<PgQueryResultHKT, typeof schema>): Db {
+  return db as unknown as Db;
+}
+
 /** Opens the configured database and brings its schema up to date. Same migrations on every engine. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url?.startsWith('postgres')) return openPostgres(options.url, options.poolSize ?? 10);
@@ -40,6 +65,28 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
 /** PGlite runs in this process: a 32 MB buffer cache instead of PostgreSQL's 128 MB keeps its resident memory down. */
 const PGLITE_OPTIONS = { postgresqlconf: ['shared_buffers = 32MB'] };
+
+/** Runs in a child: `node -e INITDB <pglite entry> <folder>` creates an embedded database there and exits. */
+const INITDB = `const { PGlite } = require(process.argv[1]);
+new PGlite(process.argv[2]).waitReady.then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });`;
+
+/**
+ * Creates a new embedded database in a short-lived child process. PGlite's initdb runs in two
+ * more WASM instances beside the database's own: in this process their ~450 MB would stay resident
+ * until a full garbage collection, and part of it for good (freed memory the allocator keeps).
+ * Made in a temp folder and renamed, so a crash never leaves a half-made database that looks done.
+ */
+async function createPgliteDataDir(dir: string): Promise<void> {
+  const temp = `${dir}.init-${process.pid}`;
+  await rm(temp, { recursive: true, force: true });
+  const pglite = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  try {
+    await promisify(execFile)(process.execPath, ['-e', INITDB, pglite, temp]);
+    await rename(temp, dir);
+  } finally {
+    await rm(temp, { recursive: true, force: true });
+  }
+}
 
 async function openPglite({ url, dataDir }: DatabaseOptions): Promise<Database> {
   let release = async () => {};
@@ -51,7 +98,9 @@ async function openPglite({ url, dataDir }: DatabaseOptions): Promise<Database> 
     mkdirSync(dataDir, { recursive: true });
     release = acquireEmbeddedLock(dataDir);
     try {
-      client = new PGlite(path.join(dataDir, 'db'), PGLITE_OPTIONS);
+      const dir = path.join(dataDir, 'db');
+      if (!existsSync(dir)) await createPgliteDataDir(dir);
+      client = new PGlite(dir, PGLITE_OPTIONS);
       await client.waitReady;
     } catch (error) {
       await release();
@@ -61,7 +110,7 @@ async function openPglite({ url, dataDir }: DatabaseOptions): Promise<Database> 
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder: migrationsFolder() });
   return {
-    db: db as unknown as Db,
+    db: asDb(db),
     kind: 'pglite',
     async close() {
       await client.close();
@@ -87,5 +136,5 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     await lockClient.query('select pg_advisory_unlock(7242010)').catch(() => {});
     lockClient.release();
   }
-  return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
+  return { db: asDb(db), kind: 'postgres', close: () => pool.end() };
 }

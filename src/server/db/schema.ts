@@ -2,7 +2,9 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  customType,
   date,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -14,6 +16,22 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+
+/** Which media store holds a video or an upload (the media domain's stores, by kind). */
+export type StoreKind = 'local' | 's3';
+
+/** A part of an S3 multipart upload, as the uploads row records it once the bucket acknowledged it. */
+export interface UploadPart {
+  number: number;
+  etag: string;
+  size: number;
+}
+
+/** A chunk smaller than S3's minimum part, kept as its own object until enough follow to make a part. */
+export interface UploadPiece {
+  start: number;
+  size: number;
+}
 
 const id = () => uuid('id').primaryKey().defaultRandom();
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -143,6 +161,8 @@ export const videos = pgTable(
     hlsKey: text('hls_key'),
     /** Heights of the renditions whose files are complete, listed in the master playlist. */
     renditions: jsonb('renditions').$type<number[]>().notNull().default([]),
+    /** Which media store holds its files (`local` or `s3`); `media:migrate` switches it once a copy is verified. */
+    store: text('store').$type<StoreKind>().notNull().default('local'),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -169,7 +189,15 @@ export const videoAccess = pgTable(
   ],
 );
 
-/** Where a student is in a video and how much of it they actually watched. */
+/** bytea as a Node Buffer (both drivers hand back a Uint8Array). */
+const bytes = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
+
+/**
+ * Where a student is in a video and how much of it they actually watched. `watchedCells` is a
+ * bitmap of the video's seconds (bit i of byte i>>3, low bit first: second [i, i+1) was played);
+ * `watchedSeconds` is what the student is shown: the larger of its count and an old client's
+ * rate-limited `claimedSeconds`. `revision` makes each save a compare-and-swap.
+ */
 export const videoProgress = pgTable(
   'video_progress',
   {
@@ -181,10 +209,73 @@ export const videoProgress = pgTable(
       .references(() => videos.id, { onDelete: 'cascade' }),
     positionSeconds: real('position_seconds').notNull().default(0),
     watchedSeconds: real('watched_seconds').notNull().default(0),
+    claimedSeconds: real('claimed_seconds').notNull().default(0),
+    watchedCells: bytes('watched_cells'),
+    playedSeconds: doublePrecision('played_seconds').notNull().default(0),
+    revision: integer('revision').notNull().default(0),
     completedAt: at('completed_at'),
     updatedAt: updatedAt(),
   },
-  (t) => [primaryKey({ columns: [t.studentId, t.videoId] })],
+  (t) => [primaryKey({ columns: [t.studentId, t.videoId] }), index('video_progress_video_idx').on(t.videoId)],
+);
+
+/** Per video and 5-second bucket: students who watched any second of it, and milliseconds played (rewatching counts). */
+export const videoWatchBuckets = pgTable(
+  'video_watch_buckets',
+  {
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    bucket: integer('bucket').notNull(),
+    viewers: integer('viewers').notNull().default(0),
+    playedMs: bigint('played_ms', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.videoId, t.bucket] })],
+);
+
+/** Seconds of a video a student played on a day of the school's time zone (OPEN_TZ). */
+export const watchDays = pgTable(
+  'watch_days',
+  {
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    seconds: doublePrecision('seconds').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.studentId, t.day, t.videoId] }),
+    index('watch_days_video_idx').on(t.videoId),
+  ],
+);
+
+/**
+ * A student's totals in a course, kept by every progress save so the course grid can sort and
+ * filter 10,000 students without reading their 2,000,000 progress rows. Rebuilt for a course when
+ * a video leaves or joins it.
+ */
+export const courseWatchStats = pgTable(
+  'course_watch_stats',
+  {
+    courseId: uuid('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    videosStarted: integer('videos_started').notNull().default(0),
+    videosCompleted: integer('videos_completed').notNull().default(0),
+    watchedSeconds: doublePrecision('watched_seconds').notNull().default(0),
+    playedSeconds: doublePrecision('played_seconds').notNull().default(0),
+    lastActivityAt: at('last_activity_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.courseId, t.studentId] }),
+    index('course_watch_stats_student_idx').on(t.studentId),
+  ],
 );
 
 /** A chunked upload in progress. `offset` counts bytes known durable on disk. */
@@ -197,7 +288,16 @@ export const uploads = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     label: text('label').notNull(),
     storageName: text('storage_name').notNull().unique(),
+    /** Bytes the store acknowledged (S3: parts plus pieces); never more than what a resume may trust. */
     offset: bigint('offset', { mode: 'number' }).notNull().default(0),
+    store: text('store').$type<StoreKind>().notNull().default('local'),
+    /** S3: the multipart upload of `sources/<storageName>`, its acknowledged parts and small pieces. */
+    multipartId: text('multipart_id'),
+    parts: jsonb('parts').$type<UploadPart[]>().notNull().default([]),
+    pieces: jsonb('pieces').$type<UploadPiece[]>().notNull().default([]),
+    /** The one writer's lease: a random token per request, renewed while its chunk streams. */
+    leaseOwner: text('lease_owner'),
+    leaseUntil: at('lease_until'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -218,6 +318,8 @@ export const jobs = pgTable(
     priority: integer('priority').notNull().default(0),
     attempts: integer('attempts').notNull().default(0),
     maxAttempts: integer('max_attempts').notNull().default(3),
+    /** Retries caused by a dependency being away (RetryLaterError): they use up no attempt. */
+    deferrals: integer('deferrals').notNull().default(0),
     runAt: at('run_at').notNull().defaultNow(),
     lockedAt: at('locked_at'),
     lockedBy: text('locked_by'),

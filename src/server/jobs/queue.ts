@@ -11,11 +11,9 @@ export interface EnqueueOptions {
   maxAttempts?: number;
 }
 
-type Executor = Pick<Db, 'insert'>;
-
 /** Adds a job; pass a transaction as `db` to enqueue atomically with the change that needs it. */
 export async function enqueueJob<T extends JobType>(
-  db: Executor,
+  db: Db,
   type: T,
   payload: JobPayloads[T],
   options: EnqueueOptions = {},
@@ -93,14 +91,38 @@ export async function completeJob(db: Db, jobId: string, now: Date): Promise<voi
     .where(and(eq(jobs.id, jobId), eq(jobs.status, 'running')));
 }
 
-/** Records a failure: retried later with backoff while attempts remain, otherwise `failed`. */
+/** A dependency's outage is waited out: 5 s, 10 s, 20 s … at most this long between tries. */
+const MAX_DEFERRAL_MS = 5 * 60_000;
+
+/**
+ * Records a failure: retried later with backoff while attempts remain, otherwise `failed`. A
+ * `deferred` failure (a dependency was away) gives the attempt back and is always retried.
+ */
 export async function failJob(
   db: Db,
   job: Job,
   error: string,
   now: Date,
   permanent: boolean,
-): Promise<'retry' | 'failed'> {
+  deferred = false,
+): Promise<'retry' | 'failed' | 'deferred'> {
+  if (deferred && !permanent) {
+    const delayMs = Math.min(MAX_DEFERRAL_MS, 5_000 * 2 ** Math.min(job.deferrals, 16));
+    await db
+      .update(jobs)
+      .set({
+        status: 'queued',
+        attempts: sql`greatest(${jobs.attempts} - 1, 0)`,
+        deferrals: sql`${jobs.deferrals} + 1`,
+        lastError: error.slice(0, 2000),
+        lockedAt: null,
+        lockedBy: null,
+        runAt: new Date(now.getTime() + delayMs),
+        updatedAt: now,
+      })
+      .where(and(eq(jobs.id, job.id), eq(jobs.status, 'running')));
+    return 'deferred';
+  }
   const giveUp = permanent || job.attempts >= job.maxAttempts;
   const backoffMs = 5_000 * 2 ** Math.max(0, job.attempts - 1);
   await db

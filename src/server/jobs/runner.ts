@@ -13,7 +13,7 @@ import {
   requeueRunningJobs,
   type Job,
 } from './queue';
-import { PermanentJobError, type JobHandlers, type JobType } from './types';
+import { isRetryLater, PermanentJobError, type JobHandlers, type JobType } from './types';
 
 export interface RunnerOptions {
   concurrency?: number;
@@ -181,6 +181,7 @@ export class JobRunner {
             message,
             this.ctx.clock.now(),
             error instanceof PermanentJobError,
+            isRetryLater(error),
           ).catch(() => 'retry');
           log.warn({ err: error, outcome }, 'job failed');
         }

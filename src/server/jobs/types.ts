@@ -25,3 +25,15 @@ export type JobHandlers = { [T in JobType]: JobHandler<T> };
 
 /** Thrown by a handler for a failure that retrying cannot fix (e.g. an unreadable upload). */
 export class PermanentJobError extends Error {}
+
+/**
+ * Thrown (or duck-typed with `retryLater: true`) for a failure of something the job depends on, such
+ * as the media store being unreachable: retried with a growing backoff without using up an attempt,
+ * so an outage never fails the work itself.
+ */
+export class RetryLaterError extends Error {
+  readonly retryLater = true;
+}
+
+export const isRetryLater = (error: unknown) =>
+  error instanceof RetryLaterError || (error as { retryLater?: unknown } | null)?.retryLater === true;

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm, stat } from 'node:fs/promises';
 import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import { users, videoAccess, videos } from '../db/schema';
 import { enqueueJob } from '../jobs/queue';
 import { createMediaTools } from './ffmpeg';
 import { PACKAGE_ATTEMPTS, PACKAGE_PRIORITY } from './job-types';
-import { mediaPaths } from './storage';
+import { mediaKeys } from './store';
+import { scratchFileSize } from './store/scratch';
 
 const LECTURES = [
   {
@@ -34,19 +34,20 @@ export async function addDemoLectures(
   demo: { courseId: string; studentUsername: string },
 ): Promise<number> {
   const tools = createMediaTools(ctx.config);
-  const paths = mediaPaths(ctx.config.dataDir);
+  const { current: store, scratch } = ctx.media;
   const [student] = await ctx.db
     .select({ id: users.id })
     .from(users)
     .where(and(eq(users.username, demo.studentUsername), eq(users.role, 'student')))
     .limit(1);
   const [admin] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.role, 'admin')).limit(1);
-  await mkdir(paths.sources, { recursive: true });
   let added = 0;
   for (const [index, lecture] of LECTURES.entries()) {
     const videoId = randomUUID();
-    const source = paths.source(videoId);
+    const name = `${videoId}.demo`;
+    const source = scratch.path(`${name}.mp4`);
     try {
+      await scratch.folder(name); // makes the scratch folder exist
       await tools.ffmpeg([
         '-f', 'lavfi', '-i', `${lecture.pattern}:duration=${SECONDS}`,
         '-f', 'lavfi', '-i', `sine=frequency=${lecture.tone}:sample_rate=48000:duration=${SECONDS}`,
@@ -54,6 +55,8 @@ export async function addDemoLectures(
         '-c:a', 'aac', '-b:a', '96k', '-shortest', '-f', 'mp4', source,
       ]); // prettier-ignore
       const probe = await tools.probe(source);
+      const sizeBytes = await scratchFileSize(source);
+      await store.put(mediaKeys.source(videoId), { file: source }, { contentType: 'video/mp4' });
       const now = ctx.clock.now();
       await ctx.db.transaction(async (tx) => {
         await tx.insert(videos).values({
@@ -65,7 +68,8 @@ export async function addDemoLectures(
           status: 'processing',
           durationSeconds: probe?.durationSeconds ?? SECONDS,
           sourceName: `sample-lecture-${index + 1}.mp4`,
-          sizeBytes: (await stat(source)).size,
+          sizeBytes,
+          store: store.kind,
           createdBy: admin?.id ?? null,
           createdAt: now,
           updatedAt: now,
@@ -83,8 +87,10 @@ export async function addDemoLectures(
       });
       added++;
     } catch (error) {
-      await rm(source, { force: true });
+      await store.delete(mediaKeys.source(videoId)).catch(() => {});
       ctx.logger.warn({ err: error }, 'could not generate a demo lecture (is ffmpeg installed?)');
+    } finally {
+      await scratch.remove(name, `${name}.mp4`);
     }
   }
   return added;

@@ -32,6 +32,9 @@ export interface MediaTools {
 
 export class FfmpegError extends Error {}
 
+/** Presigned URLs are credentials for a while: their query never reaches an error message or a log. */
+export const redactUrls = (text: string) => text.replace(/(https?:\/\/[^\s?]+)\?\S*/g, '$1?…');
+
 interface RawStream {
   codec_type?: string;
   codec_name?: string;
@@ -77,7 +80,7 @@ function run(
       options.signal?.removeEventListener('abort', kill);
       if (options.signal?.aborted) return reject(options.signal.reason);
       if (code === 0) return resolve(Buffer.concat(out).toString('utf8'));
-      const last = err.trim().split('\n').slice(-3).join(' | ') || `exit ${code ?? signal}`;
+      const last = redactUrls(err.trim().split('\n').slice(-3).join(' | ')) || `exit ${code ?? signal}`;
       reject(new FfmpegError(`${command} failed: ${last}`));
     });
   });

@@ -1,3 +1,5 @@
+import type { StoreKind } from './store/media-store';
+
 /** The streamer's job types, added to the queue's typed registry. */
 declare module '../jobs/types' {
   interface JobPayloads {
@@ -5,6 +7,8 @@ declare module '../jobs/types' {
     'media.package': { videoId: string };
     /** Adds the lower rungs of the adaptive ladder to a playable video, in the background. */
     'media.ladder': { videoId: string };
+    /** Removes a deleted video's objects from a store that was away when the delete came. */
+    'media.delete': { videoId: string; store: StoreKind };
     /** Removes uploads abandoned for 24 h and media files whose video no longer exists. */
     'media.purge-uploads': Record<string, never>;
   }

@@ -1,10 +1,10 @@
 import type { AppContext } from '../context';
 import type { JobHandler } from '../jobs/types';
+import { deleteMediaHandler } from './delete-media';
 import { createMediaTools } from './ffmpeg';
 import './job-types';
 import { ladderHandler } from './packaging/ladder-job';
 import { packageVideoHandler } from './packaging/package-job';
-import { mediaPaths } from './storage';
 import { purgeUploadsHandler } from './upload/cleanup';
 
 export { MEDIA_TYPE_LIMITS } from './job-types';
@@ -13,12 +13,14 @@ export { MEDIA_TYPE_LIMITS } from './job-types';
 export function mediaJobHandlers(ctx: AppContext): {
   'media.package': JobHandler<'media.package'>;
   'media.ladder': JobHandler<'media.ladder'>;
+  'media.delete': JobHandler<'media.delete'>;
   'media.purge-uploads': JobHandler<'media.purge-uploads'>;
 } {
-  const deps = { tools: createMediaTools(ctx.config), paths: mediaPaths(ctx.config.dataDir) };
+  const deps = { tools: createMediaTools(ctx.config) };
   return {
     'media.package': packageVideoHandler(ctx, deps),
     'media.ladder': ladderHandler(ctx, deps),
-    'media.purge-uploads': purgeUploadsHandler(ctx, deps.paths),
+    'media.delete': deleteMediaHandler(ctx),
+    'media.purge-uploads': purgeUploadsHandler(ctx),
   };
 }

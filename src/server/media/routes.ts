@@ -2,6 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
 import { mediaMessages } from '../../contract/media';
 import type { AppContext } from '../context';
+import { registerRoutes } from '../http/route-table';
 import type { Auth } from '../plugins/auth';
 import { openingState } from '../plugins/opening-hours';
 import { decideWatch } from '../videos/access';
@@ -12,7 +13,7 @@ import { installFastPath, segmentFastPath } from './delivery/fast-path';
 import { deliveryRoutes, OFFLOAD_PREFIX, SEGMENT_CACHE } from './delivery/routes';
 import { playbackTokens, type PlaybackGrant } from './delivery/tokens';
 import { createMediaTools } from './ffmpeg';
-import { mediaPaths } from './storage';
+import { VideoStoreCache } from './delivery/video-stores';
 import { multipartOptions, uploadRoutes } from './upload/routes';
 import { UploadStore } from './upload/upload-store';
 
@@ -28,10 +29,12 @@ export interface StreamRouteOptions {
 /** The streamer (base /stream): chunked upload, finalize, protected HLS playback and delete. */
 export const streamRoutes: FastifyPluginAsync<StreamRouteOptions> = async (app, options) => {
   const { ctx, auth } = options;
-  const paths = mediaPaths(ctx.config.dataDir);
   const tools = createMediaTools(ctx.config);
-  const store = new UploadStore(ctx, paths);
-  const playlists = new PlaylistStore(paths);
+  const store = new UploadStore(ctx);
+  // Embedded database: this process is its only writer, so an upload lease in it is a dead process's.
+  if (ctx.dbKind === 'pglite') await store.releaseAllLeases();
+  const playlists = new PlaylistStore();
+  const videoStores = new VideoStoreCache(ctx);
   const keys = new Map<string, Buffer>();
 
   // Student decisions end at closing time at the latest; admins may always watch what exists.
@@ -43,7 +46,13 @@ export const streamRoutes: FastifyPluginAsync<StreamRouteOptions> = async (app, 
       if (!state.open) return { allowed: false, validUntil: state.opensAt?.getTime() };
       validUntil = state.closesAt?.getTime();
     }
-    const decision = await decideWatch(ctx.db, { id: grant.userId, role: grant.role }, videoId, now);
+    const decision = await decideWatch(
+      ctx.db,
+      { id: grant.userId, role: grant.role },
+      videoId,
+      now,
+      ctx.config.openTimeZone,
+    );
     return { allowed: decision === 'allowed', validUntil };
   };
   const access = new AccessCache(decide, ctx.clock, ctx.logger, options.accessTtlMs);
@@ -52,7 +61,8 @@ export const streamRoutes: FastifyPluginAsync<StreamRouteOptions> = async (app, 
   installFastPath(
     app.server,
     segmentFastPath({
-      videosDir: paths.videos,
+      stores: ctx.media,
+      videoStores,
       tokens,
       access,
       now: () => ctx.clock.now().getTime(),
@@ -62,16 +72,19 @@ export const streamRoutes: FastifyPluginAsync<StreamRouteOptions> = async (app, 
   );
 
   await app.register(multipart, multipartOptions);
-  uploadRoutes(app, { ctx, auth, store, tools, paths, wakeJobs: options.wakeJobs ?? (() => {}) });
-  deliveryRoutes(app, { ctx, auth, paths, tokens, access, playlists, keys });
+  uploadRoutes(app, { ctx, auth, store, tools, wakeJobs: options.wakeJobs ?? (() => {}) });
+  deliveryRoutes(app, { ctx, auth, videoStores, tokens, access, playlists, keys });
 
-  app.delete<{ Params: { id: string } }>('/videos/:id', async (request) => {
-    await auth.requireAdmin(request);
-    const videoId = request.params.id;
-    await deleteVideoMedia(ctx, paths, videoId);
-    access.forgetVideo(videoId);
-    playlists.forgetVideo(videoId);
-    keys.delete(videoId);
-    return { message: mediaMessages.deleted };
+  registerRoutes(app, auth, {
+    'DELETE /stream/videos/:id': async ({ params: { id: videoId }, reply }) => {
+      const outcome = await deleteVideoMedia(ctx, videoId);
+      access.forgetVideo(videoId);
+      playlists.forgetVideo(videoId);
+      videoStores.forget(videoId);
+      keys.delete(videoId);
+      // The store was away: the files go by a job once it is back (nothing plays meanwhile).
+      if (outcome === 'queued') return reply.status(202).send({ message: mediaMessages.deleteQueued });
+      return { message: mediaMessages.deleted };
+    },
   });
 };

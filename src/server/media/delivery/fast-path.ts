@@ -1,10 +1,9 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import path from 'node:path';
+import { mediaMessages } from '../../../contract/media';
+import { mediaKeys, StoreUnavailableError, type MediaStores } from '../store';
 import type { AccessCache } from './access-cache';
-import { parseRange, SEND_HIGH_WATER_MARK } from './send-file';
 import type { PlaybackTokens } from './tokens';
+import type { VideoStoreCache } from './video-stores';
 
 /**
  * What helmet would add on the Fastify route and a segment answer still needs: no MIME sniffing, and
@@ -18,25 +17,45 @@ const SECURITY_HEADERS = {
 const SEGMENT_URL =
   /^\/stream\/videos\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/(v\d{2,4})\/(seg_\d{5}\.ts)\?t=([\w.-]{1,120})$/;
 
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
 export interface FastPathDeps {
-  videosDir: string;
+  stores: Pick<MediaStores, 'of'>;
+  videoStores: VideoStoreCache;
   tokens: PlaybackTokens;
   access: AccessCache;
   now: () => number;
-  /** nginx internal prefix when segments are offloaded, else undefined. */
+  /** nginx internal prefix when segments are offloaded, else undefined (local store only). */
   offloadPrefix: string | undefined;
   cacheControl: string;
 }
 
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+) {
+  const body = JSON.stringify({ message });
+  res.writeHead(status, {
+    ...SECURITY_HEADERS,
+    ...headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
 /**
  * Serves an authorized segment straight from Node's `request` event, before Fastify's routing and
- * hooks: a regex, an HMAC and a map lookup, then the file (or X-Accel-Redirect). At 1.4 MB a
- * segment this is what keeps Lectern near a plain `http` + `fs` server. Anything else (a bad or
- * expired token, a cache miss that needs the database, a refusal, an odd URL) returns false and
- * goes through the Fastify route, which gives the same answers with full error handling.
+ * hooks: a regex, an HMAC and two map lookups (access, store), then the object's bytes (from the
+ * disk or the bucket) or X-Accel-Redirect. At 1.4 MB a segment this is what keeps Lectern near a
+ * plain `http` + `fs` server. Anything else (a bad or expired token, a cache miss that needs the
+ * database, a refusal, an odd URL, a segment missing from the remembered store) goes to `fallback`,
+ * the Fastify route, which gives the same answers with full error handling.
  */
 export function segmentFastPath(deps: FastPathDeps) {
-  return (req: IncomingMessage, res: ServerResponse): boolean => {
+  return (req: IncomingMessage, res: ServerResponse, fallback: Handler): boolean => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     const url = req.url;
     if (!url?.startsWith('/stream/videos/')) return false;
@@ -45,8 +64,9 @@ export function segmentFastPath(deps: FastPathDeps) {
     const [, videoId, rendition, file, token] = m as unknown as [string, string, string, string, string];
     const grant = deps.tokens.verify(videoId, token, deps.now());
     if (!grant || deps.access.peek(videoId, grant) !== true) return false;
-
-    if (deps.offloadPrefix) {
+    const kind = deps.videoStores.peek(videoId);
+    if (!kind) return false;
+    if (deps.offloadPrefix && kind === 'local') {
       res.writeHead(200, {
         ...SECURITY_HEADERS,
         'x-accel-redirect': `${deps.offloadPrefix}/${videoId}/${rendition}/${file}`,
@@ -56,41 +76,42 @@ export function segmentFastPath(deps: FastPathDeps) {
       res.end();
       return true;
     }
-    const full = path.join(deps.videosDir, videoId, rendition, file);
-    stat(full).then(
-      (info) => {
-        const size = info.size;
-        const range = parseRange(req.headers.range, size);
-        const headers: Record<string, string | number> = {
-          ...SECURITY_HEADERS,
-          'content-type': 'video/mp2t',
-          'cache-control': deps.cacheControl,
-          'accept-ranges': 'bytes',
-        };
-        if (range === 'unsatisfiable') {
-          res.writeHead(416, { ...headers, 'content-range': `bytes */${size}`, 'content-length': 0 }).end();
-          return;
-        }
-        const [start, end] = range ?? [0, size - 1];
-        if (range) headers['content-range'] = `bytes ${start}-${end}/${size}`;
-        headers['content-length'] = size === 0 ? 0 : end - start + 1;
-        res.writeHead(range ? 206 : 200, headers);
-        if (req.method === 'HEAD' || size === 0) return void res.end();
-        const stream = createReadStream(full, { start, end, highWaterMark: SEND_HIGH_WATER_MARK });
-        stream.on('error', () => res.destroy());
-        res.on('close', () => stream.destroy());
-        stream.pipe(res);
-      },
-      () => {
-        const body = JSON.stringify({ message: 'Video not found.' });
-        res.writeHead(404, {
-          ...SECURITY_HEADERS,
-          'content-type': 'application/json; charset=utf-8',
-          'content-length': Buffer.byteLength(body),
-        });
-        res.end(body);
-      },
-    );
+    deps.stores
+      .of(kind)
+      .read(mediaKeys.videoFile(videoId, rendition, file), req.headers.range)
+      .then(
+        (read) => {
+          if (!read) return fallback(req, res); // moved to another store, or gone: the route looks afresh
+          const headers: Record<string, string | number> = {
+            ...SECURITY_HEADERS,
+            'content-type': 'video/mp2t',
+            'cache-control': deps.cacheControl,
+            'accept-ranges': 'bytes',
+          };
+          if (read.status === 416) {
+            res
+              .writeHead(416, { ...headers, 'content-range': `bytes */${read.size}`, 'content-length': 0 })
+              .end();
+            return;
+          }
+          if (read.status === 206) headers['content-range'] = `bytes ${read.start}-${read.end}/${read.size}`;
+          headers['content-length'] = read.size === 0 ? 0 : read.end - read.start + 1;
+          res.writeHead(read.status, headers);
+          const body = read.body;
+          if (req.method === 'HEAD' || !body) {
+            body?.destroy();
+            return void res.end();
+          }
+          body.on('error', () => res.destroy());
+          res.on('close', () => body.destroy());
+          body.pipe(res);
+        },
+        (error: unknown) => {
+          if (error instanceof StoreUnavailableError)
+            sendJson(res, 503, mediaMessages.storageUnavailable, { 'retry-after': '5' });
+          else sendJson(res, 500, 'Something went wrong.');
+        },
+      );
     return true;
   };
 }
@@ -98,12 +119,14 @@ export function segmentFastPath(deps: FastPathDeps) {
 /** Puts `fastPath` in front of the server's request handler (Fastify's), which gets what it declines. */
 export function installFastPath(
   server: Server,
-  fastPath: (req: IncomingMessage, res: ServerResponse) => boolean,
+  fastPath: (req: IncomingMessage, res: ServerResponse, fallback: Handler) => boolean,
 ): void {
-  const handlers = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  const handlers = server.listeners('request') as Handler[];
   server.removeAllListeners('request');
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (fastPath(req, res)) return;
+  const fallback: Handler = (req, res) => {
     for (const handler of handlers) handler.call(server, req, res);
+  };
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (!fastPath(req, res, fallback)) fallback(req, res);
   });
 }

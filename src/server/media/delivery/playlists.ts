@@ -1,6 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { renditionName, type MediaPaths } from '../storage';
+import { mediaKeys, readText, renditionName, type MediaStore } from '../store';
 import { INFO_FILE, PLAYLIST, type RenditionInfo } from '../packaging/hls';
 
 const MAX_CACHED = 2_000;
@@ -17,13 +15,11 @@ export class PlaylistStore {
   private readonly templates = new Map<string, Template>();
   private readonly infos = new Map<string, RenditionInfo>();
 
-  constructor(private readonly paths: MediaPaths) {}
-
   /** The master playlist of the listed renditions, highest first, each child URI carrying `token`. */
-  async master(videoId: string, heights: number[], token: string): Promise<string> {
+  async master(store: MediaStore, videoId: string, heights: number[], token: string): Promise<string> {
     const lines = ['#EXTM3U', '#EXT-X-VERSION:3'];
     for (const height of [...heights].sort((a, b) => b - a)) {
-      const info = await this.info(videoId, height);
+      const info = await this.info(store, videoId, height);
       if (!info) continue;
       lines.push(
         `#EXT-X-STREAM-INF:BANDWIDTH=${info.bandwidth},AVERAGE-BANDWIDTH=${info.averageBandwidth},RESOLUTION=${info.width}x${info.height}`,
@@ -34,8 +30,13 @@ export class PlaylistStore {
   }
 
   /** A rendition's playlist with `token` on every segment URI and the key URI pointing at the key route. */
-  async child(videoId: string, rendition: string, token: string): Promise<string | undefined> {
-    const template = await this.template(videoId, rendition);
+  async child(
+    store: MediaStore,
+    videoId: string,
+    rendition: string,
+    token: string,
+  ): Promise<string | undefined> {
+    const template = await this.template(store, videoId, rendition);
     if (!template) return undefined;
     const keyUri = `/stream/videos/${videoId}/key?t=${token}`;
     let out = template.pieces[0]!;
@@ -51,13 +52,11 @@ export class PlaylistStore {
     }
   }
 
-  private async info(videoId: string, height: number): Promise<RenditionInfo | undefined> {
+  private async info(store: MediaStore, videoId: string, height: number): Promise<RenditionInfo | undefined> {
     const key = `${videoId}/${height}`;
     let info = this.infos.get(key);
     if (!info) {
-      const text = await readFile(path.join(this.paths.rendition(videoId, height), INFO_FILE), 'utf8').catch(
-        () => undefined,
-      );
+      const text = await readText(store, mediaKeys.videoFile(videoId, renditionName(height), INFO_FILE));
       if (!text) return undefined;
       info = JSON.parse(text) as RenditionInfo;
       remember(this.infos, key, info);
@@ -65,12 +64,15 @@ export class PlaylistStore {
     return info;
   }
 
-  private async template(videoId: string, rendition: string): Promise<Template | undefined> {
+  private async template(
+    store: MediaStore,
+    videoId: string,
+    rendition: string,
+  ): Promise<Template | undefined> {
     const key = `${videoId}/${rendition}`;
     let template = this.templates.get(key);
     if (!template) {
-      const file = path.join(this.paths.videos, videoId, rendition, PLAYLIST);
-      const text = await readFile(file, 'utf8').catch(() => undefined);
+      const text = await readText(store, mediaKeys.videoFile(videoId, rendition, PLAYLIST));
       if (!text) return undefined;
       template = parseTemplate(text);
       remember(this.templates, key, template);

@@ -1,6 +1,6 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { MediaTools, ProbeResult } from '../ffmpeg';
+import { ensureScratchDir, readScratchText, scratchFileSize, writeScratchFile } from '../store/scratch';
 
 /** Target segment length; remuxed segments cut at the source's keyframes, so they are "about" this. */
 export const SEGMENT_SECONDS = 6;
@@ -89,7 +89,7 @@ export async function writeRendition(
   },
 ): Promise<RenditionInfo> {
   const { source, outDir, plan } = input;
-  await mkdir(outDir, { recursive: true });
+  await ensureScratchDir(outDir);
   const codecArgs =
     plan.kind === 'remux'
       ? [
@@ -138,7 +138,7 @@ async function describeRendition(
   plan: PackagingPlan,
   sourceSize: { width: number; height: number },
 ): Promise<RenditionInfo> {
-  const playlist = await readFile(path.join(outDir, PLAYLIST), 'utf8');
+  const playlist = await readScratchText(path.join(outDir, PLAYLIST));
   const lines = playlist.split('\n');
   let total = 0;
   let totalBytes = 0;
@@ -149,7 +149,7 @@ async function describeRendition(
     const duration = Number(m[1]);
     const segment = lines.slice(i + 1).find((l) => l && !l.startsWith('#'));
     if (!segment) continue;
-    const bytes = (await stat(path.join(outDir, segment))).size;
+    const bytes = await scratchFileSize(path.join(outDir, segment));
     total += duration;
     totalBytes += bytes;
     if (duration > 0.5) peak = Math.max(peak, (bytes * 8) / duration);
@@ -169,7 +169,7 @@ async function describeRendition(
     bandwidth: Math.round(Math.max(peak, averageBandwidth)),
     averageBandwidth,
   };
-  await writeFile(path.join(outDir, INFO_FILE), JSON.stringify(info));
+  await writeScratchFile(path.join(outDir, INFO_FILE), JSON.stringify(info));
   return info;
 }
 
@@ -195,13 +195,4 @@ export async function writePoster(
     ],
     { signal: input.signal },
   );
-}
-
-/** ffmpeg's key info file: the URI placeholder (rewritten per request) and the key's path. */
-export async function writeKeyFiles(dir: string, name: string, keyHex: string): Promise<string> {
-  const keyFile = path.join(dir, `${name}.key`);
-  const infoFile = path.join(dir, `${name}.keyinfo`);
-  await writeFile(keyFile, Buffer.from(keyHex, 'hex'), { mode: 0o600 });
-  await writeFile(infoFile, `key\n${keyFile}\n`);
-  return infoFile;
 }

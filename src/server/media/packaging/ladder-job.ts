@@ -1,75 +1,81 @@
-import { mkdir, rm, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { videos } from '../../db/schema';
 import type { JobHandler } from '../../jobs/types';
-import { fsyncTree } from '../storage';
-import { ladderFor, writeKeyFiles, writeRendition } from './hls';
-import { assertStillWanted, moveIntoPlace, type PackagingDeps } from './package-job';
+import { mediaKeys } from '../store';
+import { ladderFor, writeRendition } from './hls';
+import { assertStillWanted, clearScratch, sourceFile, type PackagingDeps } from './package-job';
 import { trackVideoWork } from './video-work';
 
 /**
  * Job `media.ladder`: encodes each missing rung below the source height at the lowest CPU priority,
- * moving each into place and listing it (in `videos.renditions`) only when complete. The source is
- * removed once nothing needs it any more.
+ * publishing each to the video's store and listing it (in `videos.renditions`) only once every one
+ * of its objects is there. The source is removed once nothing needs it any more.
  */
 export function ladderHandler(ctx: AppContext, deps: PackagingDeps): JobHandler<'media.ladder'> {
-  const { tools, paths } = deps;
+  const { tools } = deps;
+  const { scratch } = ctx.media;
   return async ({ videoId }, run) => {
     const [video] = await ctx.db
-      .select({ status: videos.status, hlsKey: videos.hlsKey, renditions: videos.renditions })
+      .select({
+        status: videos.status,
+        hlsKey: videos.hlsKey,
+        renditions: videos.renditions,
+        store: videos.store,
+      })
       .from(videos)
       .where(eq(videos.id, videoId))
       .limit(1);
     if (!video || video.status !== 'ready' || !video.hlsKey) return;
-    const source = paths.source(videoId);
-    if (!(await stat(source).catch(() => undefined))) return; // done before
+    const store = ctx.media.of(video.store);
+    const sourceName = `${videoId}.ladder`;
+    try {
+      const source = await sourceFile(store, scratch, videoId, sourceName);
+      if (!source) return; // done before
 
-    await trackVideoWork(ctx, videoId, run.signal, async (signal) => {
-      const probe = await tools.probe(source, signal);
-      if (!probe?.video) return;
-      let listed = [...video.renditions];
-      for (const height of ladderFor(probe.video.height)) {
-        if (listed.includes(height)) continue;
-        const name = `${videoId}.v${height}`;
-        const stagingDir = path.join(paths.staging, name);
-        try {
-          await rm(stagingDir, { recursive: true, force: true });
-          await mkdir(stagingDir, { recursive: true });
-          const keyInfo = await writeKeyFiles(paths.staging, name, video.hlsKey!);
-          await writeRendition(tools, {
-            source,
-            sourceSize: probe.video,
-            outDir: stagingDir,
-            keyInfoFile: keyInfo,
-            plan: { kind: 'encode', height, audio: probe.audioCodec ? 'aac' : 'none' },
-            signal,
-            lowPriority: true,
-          });
-          await fsyncTree(stagingDir);
-          await assertStillWanted(ctx, run, signal);
-          await moveIntoPlace(stagingDir, paths.rendition(videoId, height));
-          const next = [...new Set([...listed, height])].sort((a, b) => b - a);
-          const rows = await ctx.db
-            .update(videos)
-            .set({ renditions: next, updatedAt: ctx.clock.now() })
-            .where(and(eq(videos.id, videoId), eq(videos.status, 'ready')))
-            .returning({ id: videos.id });
-          if (!rows.length) {
-            await rm(paths.rendition(videoId, height), { recursive: true, force: true });
-            return; // deleted meanwhile
+      await trackVideoWork(ctx, videoId, run.signal, async (signal) => {
+        const probe = await tools.probe(source, signal);
+        if (!probe?.video) return;
+        let listed = [...video.renditions];
+        for (const height of ladderFor(probe.video.height)) {
+          if (listed.includes(height)) continue;
+          const name = `${videoId}.v${height}`;
+          try {
+            const stagingDir = await scratch.folder(name);
+            const keyInfo = await scratch.writeKeyFiles(name, video.hlsKey!);
+            await writeRendition(tools, {
+              source,
+              sourceSize: probe.video,
+              outDir: stagingDir,
+              keyInfoFile: keyInfo,
+              plan: { kind: 'encode', height, audio: probe.audioCodec ? 'aac' : 'none' },
+              signal,
+              lowPriority: true,
+            });
+            await assertStillWanted(ctx, run, signal);
+            await store.publish(stagingDir, mediaKeys.rendition(videoId, height), signal);
+            const next = [...new Set([...listed, height])].sort((a, b) => b - a);
+            const rows = await ctx.db
+              .update(videos)
+              .set({ renditions: next, updatedAt: ctx.clock.now() })
+              .where(and(eq(videos.id, videoId), eq(videos.status, 'ready'), eq(videos.store, video.store)))
+              .returning({ id: videos.id });
+            if (!rows.length) {
+              // Deleted (or moved to another store) meanwhile: the rung belongs to nobody.
+              await store.deletePrefix(mediaKeys.rendition(videoId, height));
+              return;
+            }
+            listed = next;
+            run.log.info({ videoId, height }, 'ladder rung added');
+          } finally {
+            await clearScratch(scratch, name);
           }
-          listed = next;
-          run.log.info({ videoId, height }, 'ladder rung added');
-        } finally {
-          await rm(stagingDir, { recursive: true, force: true });
-          await rm(path.join(paths.staging, `${name}.key`), { force: true });
-          await rm(path.join(paths.staging, `${name}.keyinfo`), { force: true });
         }
-      }
-      // Every rung is served from its own files now: the upload itself is no longer needed.
-      await rm(source, { force: true });
-    });
+        // Every rung is served from its own files now: the upload itself is no longer needed.
+        await store.delete(mediaKeys.source(videoId));
+      });
+    } finally {
+      await clearScratch(scratch, sourceName);
+    }
   };
 }

@@ -1,21 +1,44 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { jobs, videos } from '../../db/schema';
 import { enqueueJob } from '../../jobs/queue';
-import { PermanentJobError, type JobHandler, type JobRunContext } from '../../jobs/types';
+import { isRetryLater, PermanentJobError, type JobHandler, type JobRunContext } from '../../jobs/types';
 import type { MediaTools } from '../ffmpeg';
 import { LADDER_ATTEMPTS, LADDER_PRIORITY, PACKAGE_ATTEMPTS } from '../job-types';
-import { fsyncPath, fsyncTree, renditionName, type MediaPaths } from '../storage';
-import { ladderFor, planFor, writeKeyFiles, writePoster, writeRendition } from './hls';
+import { mediaKeys, renditionName, StoreUnavailableError, type MediaStore } from '../store';
+import type { Scratch } from '../store/scratch';
+import { ladderFor, planFor, writePoster, writeRendition } from './hls';
 import { trackVideoWork, VideoWorkCancelled } from './video-work';
 
 export interface PackagingDeps {
   tools: MediaTools;
-  paths: MediaPaths;
 }
+
+/**
+ * The video's source as a file ffmpeg reads: the local store's own file, or a copy of the object in
+ * the scratch folder (`<name>.source`, removed with the rest of the run's scratch).
+ */
+export async function sourceFile(
+  store: MediaStore,
+  scratch: Scratch,
+  videoId: string,
+  name: string,
+): Promise<string | undefined> {
+  try {
+    await scratch.ensure();
+    return await store.fetchToFile(mediaKeys.source(videoId), scratch.path(`${name}.source`));
+  } catch (error) {
+    if (error instanceof StoreUnavailableError) throw error;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Removes what a packaging run named `name` left in the scratch folder. */
+export const clearScratch = (scratch: Scratch, name: string) =>
+  scratch.remove(name, `${name}.key`, `${name}.keyinfo`, `${name}.source`);
 
 /** Whether the job was cancelled (its video is being deleted), possibly by another process. */
 async function isCancelled(ctx: AppContext, jobId: string): Promise<boolean> {
@@ -33,40 +56,41 @@ export async function assertStillWanted(
   if (await isCancelled(ctx, run.jobId)) throw new VideoWorkCancelled('job cancelled');
 }
 
-/** Replaces `target` with the complete folder `staged` (a rename: never half there). */
-export async function moveIntoPlace(staged: string, target: string): Promise<void> {
-  await mkdir(path.dirname(target), { recursive: true });
-  await rm(target, { recursive: true, force: true }); // leftover of an attempt that died before its commit
-  await rename(staged, target);
-  await fsyncPath(path.dirname(target));
-}
-
 function failureMessage(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return `Packaging failed: ${text}`.slice(0, 500);
 }
 
 /**
- * Job `media.package`: source -> first encrypted HLS rendition + poster, written in `staging/` and
- * moved into `videos/<id>/` complete; only then is the video marked `ready` (so a crash at any point
- * leaves it `processing`, to be retried). Queues the ladder in the same transaction.
+ * Job `media.package`: source -> first encrypted HLS rendition + poster, written by ffmpeg into a
+ * scratch folder and published to the video's store complete (local: one rename; S3: every object
+ * uploaded); only then is the video marked `ready` (so a crash at any point leaves it `processing`,
+ * to be retried). Queues the ladder in the same transaction. A store that is away defers the job
+ * (RetryLaterError): the video waits in `processing` and the attempt is not used up.
  */
 export function packageVideoHandler(ctx: AppContext, deps: PackagingDeps): JobHandler<'media.package'> {
-  const { tools, paths } = deps;
+  const { tools } = deps;
+  const { scratch } = ctx.media;
   return async ({ videoId }, run) => {
     const [video] = await ctx.db
-      .select({ status: videos.status, hlsKey: videos.hlsKey, durationSeconds: videos.durationSeconds })
+      .select({
+        status: videos.status,
+        hlsKey: videos.hlsKey,
+        durationSeconds: videos.durationSeconds,
+        store: videos.store,
+      })
       .from(videos)
       .where(eq(videos.id, videoId))
       .limit(1);
     if (!video || video.status !== 'processing') return; // deleted, or done by an attempt that died after its commit
 
-    const stagingDir = path.join(paths.staging, `${videoId}.pkg`);
+    const store = ctx.media.of(video.store);
+    const name = `${videoId}.pkg`;
     try {
       await trackVideoWork(ctx, videoId, run.signal, async (signal) => {
-        const source = paths.source(videoId);
-        if (!(await stat(source).catch(() => undefined)))
-          throw new PermanentJobError('the uploaded file is missing');
+        const stagingDir = await scratch.folder(name);
+        const source = await sourceFile(store, scratch, videoId, name);
+        if (!source) throw new PermanentJobError('the uploaded file is missing');
         const probe = await tools.probe(source, signal);
         if (!probe?.video) throw new PermanentJobError('ffprobe found no readable video stream');
         const plan = planFor(probe);
@@ -77,9 +101,7 @@ export function packageVideoHandler(ctx: AppContext, deps: PackagingDeps): JobHa
           key = randomBytes(16).toString('hex');
           await ctx.db.update(videos).set({ hlsKey: key }).where(eq(videos.id, videoId));
         }
-        await rm(stagingDir, { recursive: true, force: true });
-        await mkdir(stagingDir, { recursive: true });
-        const keyInfo = await writeKeyFiles(paths.staging, `${videoId}.pkg`, key);
+        const keyInfo = await scratch.writeKeyFiles(name, key);
         await writeRendition(tools, {
           source,
           sourceSize: probe.video,
@@ -94,9 +116,9 @@ export function packageVideoHandler(ctx: AppContext, deps: PackagingDeps): JobHa
           durationSeconds: probe.durationSeconds,
           signal,
         });
-        await fsyncTree(stagingDir);
+        // Issue #11 adds its key rotation here: between ffmpeg's output and publishing.
         await assertStillWanted(ctx, run, signal);
-        await moveIntoPlace(stagingDir, paths.video(videoId));
+        await store.publish(stagingDir, mediaKeys.video(videoId), signal);
 
         const rungs = ladderFor(probe.video.height);
         const now = ctx.clock.now();
@@ -117,12 +139,13 @@ export function packageVideoHandler(ctx: AppContext, deps: PackagingDeps): JobHa
           }
           return rows.length > 0;
         });
-        // Deleted while we worked: what we just moved in belongs to nobody.
-        if (!marked) await rm(paths.video(videoId), { recursive: true, force: true });
+        // Deleted while we worked: what we just published belongs to nobody.
+        if (!marked) await store.deletePrefix(mediaKeys.video(videoId));
         else run.log.info({ videoId, height, plan: plan.kind, rungs }, 'video is playable');
       });
     } catch (error) {
-      if (run.signal.aborted || error instanceof VideoWorkCancelled) throw error; // shutdown or delete: not the video's fault
+      // Shutdown, delete or the store away: not the video's fault.
+      if (run.signal.aborted || error instanceof VideoWorkCancelled || isRetryLater(error)) throw error;
       const final = error instanceof PermanentJobError || run.attempt >= PACKAGE_ATTEMPTS;
       if (final) {
         await ctx.db
@@ -133,9 +156,7 @@ export function packageVideoHandler(ctx: AppContext, deps: PackagingDeps): JobHa
       }
       throw error;
     } finally {
-      await rm(stagingDir, { recursive: true, force: true });
-      await rm(path.join(paths.staging, `${videoId}.pkg.key`), { force: true });
-      await rm(path.join(paths.staging, `${videoId}.pkg.keyinfo`), { force: true });
+      await clearScratch(scratch, name);
     }
   };
 }

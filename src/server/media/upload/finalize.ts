@@ -1,14 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import { mkdir, rename, rm, stat, truncate } from 'node:fs/promises';
 import { mediaMessages } from '../../../contract/media';
 import type { AppContext } from '../../context';
 import { uploads, videos } from '../../db/schema';
-import { notFound, unprocessable } from '../../errors';
+import { HttpError, notFound, unprocessable } from '../../errors';
 import { enqueueJob } from '../../jobs/queue';
 import type { MediaTools, ProbeResult } from '../ffmpeg';
 import { PACKAGE_ATTEMPTS, PACKAGE_PRIORITY } from '../job-types';
-import type { MediaPaths } from '../storage';
-import type { UploadStore } from './upload-store';
+import { mediaKeys } from '../store';
+import { uploadRef, type UploadStore } from './upload-store';
 import { eq } from 'drizzle-orm';
 
 export interface FinalizedUpload {
@@ -29,40 +27,42 @@ export function unusableReason(probe: ProbeResult | undefined): string | undefin
 export const titleFromLabel = (label: string) => label.replace(/\.[^.]+$/, '') || label;
 
 /**
- * Turns a complete upload into a `processing` video and queues its packaging in the same transaction.
- * An upload ffprobe cannot use is deleted and answered with 422 and the reason.
+ * Turns a complete upload into a `processing` video (id = the upload's storage name, so its source
+ * never moves in a bucket) and queues its packaging in the same transaction. An upload ffprobe
+ * cannot use is deleted and answered with 422 and the reason. Safe to repeat after a failure at any
+ * step: the store's `complete` accepts an upload it completed before.
  */
 export async function finalizeUpload(
   ctx: AppContext,
-  deps: { store: UploadStore; tools: MediaTools; paths: MediaPaths },
+  deps: { store: UploadStore; tools: MediaTools },
   owner: { id: string },
   label: string,
 ): Promise<FinalizedUpload> {
-  const { store, tools, paths } = deps;
-  return store.withLock(owner.id, label, async () => {
-    const upload = await store.find(owner.id, label);
-    if (!upload) throw notFound(mediaMessages.noUpload);
-    const file = paths.upload(upload.storageName);
-    const size = (await stat(file).catch(() => undefined))?.size ?? 0;
-    if (upload.offset === 0 || size < upload.offset) {
-      await store.remove(upload);
-      throw unprocessable(mediaMessages.emptyUpload);
-    }
-    // Unacknowledged bytes of an interrupted chunk are not part of the video.
-    if (size > upload.offset) await truncate(file, upload.offset);
-
-    const probe = await tools.probe(file);
-    const reason = unusableReason(probe);
-    if (reason) {
-      await store.remove(upload);
-      throw unprocessable(reason);
-    }
-
-    const videoId = randomUUID();
-    const source = paths.source(videoId);
-    await mkdir(paths.sources, { recursive: true });
-    await rename(file, source);
-    try {
+  const { store, tools } = deps;
+  return store.withLock(
+    owner.id,
+    label,
+    async (upload) => {
+      if (upload.offset === 0) {
+        await store.remove(upload);
+        throw unprocessable(mediaMessages.emptyUpload);
+      }
+      const media = ctx.media.of(upload.store);
+      const videoId = upload.storageName;
+      const source = mediaKeys.source(videoId);
+      try {
+        await media.uploads.complete(uploadRef(upload));
+      } catch (error) {
+        if (error instanceof HttpError && error.statusCode === 422) await store.remove(upload);
+        throw error;
+      }
+      const probe = await tools.probe(await media.toolInput(source));
+      const reason = unusableReason(probe);
+      if (reason) {
+        await store.remove(upload);
+        await media.delete(source);
+        throw unprocessable(reason);
+      }
       const now = ctx.clock.now();
       await ctx.db.transaction(async (tx) => {
         await tx.insert(videos).values({
@@ -72,6 +72,7 @@ export async function finalizeUpload(
           sizeBytes: upload.offset,
           durationSeconds: probe!.durationSeconds,
           status: 'processing',
+          store: upload.store,
           createdBy: owner.id,
           createdAt: now,
           updatedAt: now,
@@ -84,11 +85,8 @@ export async function finalizeUpload(
           { priority: PACKAGE_PRIORITY, runAt: now, maxAttempts: PACKAGE_ATTEMPTS },
         );
       });
-    } catch (error) {
-      // The upload stays resumable and finalizable: put its bytes back where its row says.
-      await rename(source, file).catch(() => rm(source, { force: true }));
-      throw error;
-    }
-    return { videoId, durationSeconds: probe!.durationSeconds };
-  });
+      return { videoId, durationSeconds: probe!.durationSeconds };
+    },
+    () => notFound(mediaMessages.noUpload),
+  );
 }

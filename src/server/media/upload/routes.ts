@@ -1,20 +1,15 @@
-import { createReadStream } from 'node:fs';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
-import {
-  mediaMessages,
-  UploadChunkFields,
-  UploadFileName,
-  UploadStatusQuery,
-  type FinalizeUploadResponse,
-  type UploadOffsetResponse,
-} from '../../../contract/media';
+import { mediaMessages, type UploadOffsetResponse } from '../../../contract/media';
+import { routes } from '../../../contract/routes';
+import type { SessionUser } from '../../accounts/sessions';
 import type { AppContext } from '../../context';
 import { badRequest, parseInput } from '../../errors';
+import { registerRoutes } from '../../http/route-table';
 import type { Auth } from '../../plugins/auth';
 import { formatDuration } from '../../videos/presenter';
 import type { MediaTools } from '../ffmpeg';
-import type { MediaPaths } from '../storage';
+import type { Spooled } from '../store/scratch';
 import { videoDeleteUrl, videoUrl } from '../urls';
 import { finalizeUpload } from './finalize';
 import { discard, type OpenChunk, type UploadStore } from './upload-store';
@@ -24,13 +19,15 @@ export interface UploadRouteDeps {
   auth: Auth;
   store: UploadStore;
   tools: MediaTools;
-  paths: MediaPaths;
   /** Tells the job runner in this process that packaging was queued. */
   wakeJobs: () => void;
 }
 
 /** Largest single chunk; the client sends 5 MiB (UPLOAD_CHUNK_SIZE), this leaves room without inviting abuse. */
 export const MAX_CHUNK_BYTES = 64 * 1024 * 1024;
+
+/** The multipart fields, validated as they arrive (the file part streams to disk between them). */
+const chunkFields = routes['POST /stream/upload-chunk'].multipart;
 
 /** Options for @fastify/multipart in the /stream scope: one file part, a few small fields. */
 export const multipartOptions = {
@@ -56,29 +53,49 @@ async function onFilePart<T>(part: MultipartFile, work: () => Promise<T>): Promi
  */
 async function forgetEmptyUpload(store: UploadStore, ownerId: string, label: string): Promise<void> {
   await store
-    .withLock(ownerId, label, async () => {
-      const row = await store.find(ownerId, label);
-      if (row?.offset === 0) await store.remove(row);
-    })
-    .catch(() => {}); // busy, or the database is away: a stray empty upload is purged within a day
+    .withLock(
+      ownerId,
+      label,
+      async (row) => {
+        if (row.offset === 0) await store.remove(row);
+      },
+      () => new Error('gone'),
+    )
+    .catch(() => {}); // gone, busy, or the database is away: a stray empty upload is purged within a day
 }
 
 /** POST /upload-chunk, GET /upload-status and POST /upload (finalize), for admins (cookie or bearer). */
 export function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps): void {
   const { ctx, auth, store } = deps;
 
+  registerRoutes(app, auth, {
+    'POST /stream/upload-chunk': ({ request, session }) => receiveChunk(request, session.user),
+    'GET /stream/upload-status': async ({ session: { user }, query: { fileName } }) => ({
+      offset: await store.offsetOf(user.id, fileName),
+    }),
+    'POST /stream/upload': async ({ session: { user }, headers: { filename } }) => {
+      const { videoId, durationSeconds } = await finalizeUpload(ctx, deps, user, filename);
+      deps.wakeJobs();
+      return {
+        url: videoUrl(videoId),
+        deleteUrl: videoDeleteUrl(videoId),
+        duration: formatDuration(durationSeconds),
+      };
+    },
+  });
+
   /**
-   * Multipart `fileName`, `start`, optional `checksum` and `file`. Fields sent before the file let
-   * it stream straight to disk; a file sent first is kept aside until the fields arrive.
+   * Multipart `fileName`, `start`, optional `size` and `checksum`, and `file`. Fields sent before the
+   * file let it stream straight to the store (to a bucket only when `size` is among them: S3 needs a
+   * part's length up front); a file sent first is kept aside until the fields arrive.
    */
-  app.post('/upload-chunk', async (request): Promise<UploadOffsetResponse> => {
-    const { user } = await auth.requireAdmin(request);
+  async function receiveChunk(request: FastifyRequest, user: SessionUser): Promise<UploadOffsetResponse> {
     const fields: Record<string, string> = {};
     let chunk: OpenChunk | undefined;
     let opened: { fileName: string; start: number } | undefined;
     let committed = false;
     let written: { digest: string } | undefined;
-    let spooled: { file: string; remove(): Promise<void> } | undefined;
+    let spooled: Spooled | undefined;
     try {
       for await (const part of request.parts()) {
         if (part.type === 'field') {
@@ -91,20 +108,22 @@ export function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps): void 
         }
         if (fields.fileName !== undefined && fields.start !== undefined) {
           await onFilePart(part, async () => {
-            const head = parseInput(UploadChunkFields.pick({ fileName: true, start: true }), fields);
+            const head = parseInput(chunkFields.pick({ fileName: true, start: true, size: true }), fields);
             chunk = await store.openChunk(user.id, head.fileName, head.start);
             opened = head;
-            written = await chunk.write(part.file);
+            written = await chunk.write(part.file, head.size);
           });
         } else {
-          spooled = await onFilePart(part, () => store.spool(part.file));
+          spooled = await onFilePart(part, () => ctx.media.scratch.spool(part.file));
         }
       }
-      const meta = parseInput(UploadChunkFields, fields);
+      const meta = parseInput(chunkFields, fields);
       if (spooled) {
         chunk = await store.openChunk(user.id, meta.fileName, meta.start);
         opened = meta;
-        written = await chunk.write(createReadStream(spooled.file, { highWaterMark: 1024 * 1024 }));
+        if (meta.size !== undefined && meta.size !== spooled.size)
+          throw badRequest(mediaMessages.sizeMismatch);
+        written = await chunk.write(spooled.stream(), spooled.size);
       }
       if (!chunk || !written) throw badRequest(mediaMessages.fileMissing);
       if (meta.checksum !== undefined && meta.checksum !== written.digest) {
@@ -118,31 +137,5 @@ export function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps): void 
       await spooled?.remove();
       if (opened?.start === 0 && !committed) await forgetEmptyUpload(store, user.id, opened.fileName);
     }
-  });
-
-  app.get('/upload-status', async (request): Promise<UploadOffsetResponse> => {
-    const { user } = await auth.requireAdmin(request);
-    const { fileName } = parseInput(UploadStatusQuery, request.query);
-    return { offset: await store.offsetOf(user.id, fileName) };
-  });
-
-  /** Header `filename` names the upload (percent-encoding allowed, for names beyond ASCII). */
-  app.post('/upload', async (request): Promise<FinalizeUploadResponse> => {
-    const { user } = await auth.requireAdmin(request);
-    const raw = request.headers.filename;
-    let label = typeof raw === 'string' ? raw : undefined;
-    try {
-      if (label?.includes('%')) label = decodeURIComponent(label);
-    } catch {
-      // not percent-encoding after all: take it as it is
-    }
-    const fileName = parseInput(UploadFileName, label);
-    const { videoId, durationSeconds } = await finalizeUpload(ctx, deps, user, fileName);
-    deps.wakeJobs();
-    return {
-      url: videoUrl(videoId),
-      deleteUrl: videoDeleteUrl(videoId),
-      duration: formatDuration(durationSeconds),
-    };
-  });
+  }
 }

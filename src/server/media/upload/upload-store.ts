@@ -1,68 +1,102 @@
-import { createHash, randomUUID, type Hash } from 'node:crypto';
-import { mkdir, open, rm, type FileHandle } from 'node:fs/promises';
-import path from 'node:path';
-import type { Readable } from 'node:stream';
-import { and, eq } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { and, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import { mediaMessages } from '../../../contract/media';
 import type { AppContext } from '../../context';
 import { uploads } from '../../db/schema';
-import { conflict, locked, tooLarge } from '../../errors';
-import type { MediaPaths } from '../storage';
+import { conflict, locked } from '../../errors';
+import type { ChunkSource, ChunkWriter, UploadRef, UploadTarget } from '../store';
 
 export type UploadRow = typeof uploads.$inferSelect;
 
-/** Writes are gathered to this size before hitting the disk (busboy hands over ~64 KiB pieces). */
-const WRITE_BATCH_BYTES = 1024 * 1024;
+/** A writer holds an upload this long without renewing; it renews every RENEW_MS while its chunk streams. */
+export const LEASE_MS = 30_000;
+const RENEW_MS = 10_000;
 
-/** A chunk being written: its bytes are on disk past the committed offset until `commit`. */
+/** A chunk being written: nothing of it counts until `commit` has recorded it in the database. */
 export interface OpenChunk {
-  /** Streams `source` to the upload at `start`; answers the SHA-256 (base64) of what it wrote. */
-  write(
-    source: AsyncIterable<Buffer> & Partial<Pick<Readable, 'readableEnded'>>,
-  ): Promise<{ digest: string; bytes: number }>;
-  /** Makes the bytes durable, then advances the stored offset; answers the new offset. */
+  /** Streams `source` to the upload; `size` is the declared length, if the client sent one. */
+  write(source: ChunkSource, size: number | undefined): Promise<{ digest: string; bytes: number }>;
+  /** Makes the bytes durable in the store, then advances the stored offset; answers the new offset. */
   commit(): Promise<number>;
-  /** Cuts anything uncommitted off the file and lets the next writer in. Safe to call twice. */
+  /** Drops anything uncommitted and lets the next writer in. Safe to call twice. */
   release(): Promise<void>;
 }
 
-/**
- * Writes every byte of `buffers` at `position`. A nearly full disk takes part of a write and refuses
- * the rest (ENOSPC) only on the next one; a single writev would count the missing bytes as written.
- */
-export async function writeFully(handle: FileHandle, buffers: Buffer[], position: number): Promise<void> {
-  const pending = buffers.filter((b) => b.length > 0);
-  let at = position;
-  while (pending.length) {
-    const { bytesWritten } = await handle.writev(pending, at);
-    if (bytesWritten === 0)
-      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-    at += bytesWritten;
-    let skip = bytesWritten;
-    while (pending.length && skip >= pending[0]!.length) skip -= pending.shift()!.length;
-    if (skip) pending[0] = pending[0]!.subarray(skip);
-  }
-}
-
-/** Reads a stream to its end, dropping the bytes (so the client can finish sending before we answer). */
-export async function discard(source: AsyncIterable<unknown>): Promise<void> {
-  for await (const _ of source) {
-    // dropped
-  }
-}
+export const uploadRef = (row: UploadRow): UploadRef => ({
+  storageName: row.storageName,
+  multipartId: row.multipartId,
+  offset: row.offset,
+  parts: row.parts,
+  pieces: row.pieces,
+});
 
 /**
- * Chunked, resumable uploads, one row per (admin, label). The row's `offset` only ever counts bytes
- * that were fsynced, so after a crash the status is a length whose bytes are intact.
+ * The one-writer lease on an upload's row: taken with a conditional UPDATE (free, or expired), so it
+ * holds across every node on PostgreSQL and on PGlite alike; renewed while held; `signal` aborts
+ * when it is lost (a renewal found another owner, or could not reach the database for LEASE_MS).
  */
-export class UploadStore {
-  /** One writer per upload (this process): chunk writes and finalize take the same lock. */
-  private readonly locks = new Set<string>();
+class Lease {
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+  private renewedAt = Date.now();
 
   constructor(
     private readonly ctx: AppContext,
-    private readonly paths: MediaPaths,
-  ) {}
+    readonly token: string,
+    readonly row: UploadRow,
+  ) {
+    this.timer = setInterval(() => void this.renew(), RENEW_MS).unref();
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** The row's lease is ours (a condition for every write made under it). */
+  get held() {
+    return and(eq(uploads.id, this.row.id), eq(uploads.leaseOwner, this.token));
+  }
+
+  private async renew(): Promise<void> {
+    try {
+      const rows = await this.ctx.db
+        .update(uploads)
+        .set({ leaseUntil: new Date(this.ctx.clock.now().getTime() + LEASE_MS) })
+        .where(this.held)
+        .returning({ id: uploads.id });
+      if (!rows.length) return this.lose();
+      this.renewedAt = Date.now();
+    } catch {
+      if (Date.now() - this.renewedAt >= LEASE_MS - RENEW_MS) this.lose(); // it may be someone else's by now
+    }
+  }
+
+  private lose(): void {
+    clearInterval(this.timer);
+    this.controller.abort(new Error('upload lease lost'));
+  }
+
+  async release(): Promise<void> {
+    clearInterval(this.timer);
+    await this.ctx.db
+      .update(uploads)
+      .set({ leaseOwner: null, leaseUntil: null })
+      .where(this.held)
+      .catch(() => {}); // the database is away: the lease runs out by itself
+  }
+}
+
+/**
+ * Chunked, resumable uploads, one row per (admin, label), in the store the row names. The row's
+ * `offset` only ever counts bytes the store acknowledged (fsynced, or parts the bucket answered), so
+ * after a crash the status is a length whose bytes are intact, whichever node asks.
+ */
+export class UploadStore {
+  constructor(private readonly ctx: AppContext) {}
+
+  private target(row: UploadRow): UploadTarget {
+    return this.ctx.media.of(row.store).uploads;
+  }
 
   async find(ownerId: string, label: string): Promise<UploadRow | undefined> {
     const [row] = await this.ctx.db
@@ -78,167 +112,158 @@ export class UploadStore {
     return (await this.find(ownerId, label))?.offset ?? 0;
   }
 
-  /** Runs `work` holding the upload's lock; a second writer gets 423. */
-  async withLock<T>(ownerId: string, label: string, work: () => Promise<T>): Promise<T> {
-    const key = `${ownerId}\n${label}`;
-    if (this.locks.has(key)) throw locked(mediaMessages.busy);
-    this.locks.add(key);
+  /** Takes the row's lease, or 423 while another request holds it. */
+  private async lease(rowId: string): Promise<Lease> {
+    const token = randomUUID();
+    const now = this.ctx.clock.now();
+    const [row] = await this.ctx.db
+      .update(uploads)
+      .set({ leaseOwner: token, leaseUntil: new Date(now.getTime() + LEASE_MS) })
+      .where(and(eq(uploads.id, rowId), or(isNull(uploads.leaseOwner), lt(uploads.leaseUntil, now))))
+      .returning();
+    if (!row) throw locked(mediaMessages.busy);
+    return new Lease(this.ctx, token, row);
+  }
+
+  /** Runs `work` on the upload holding its lease: 404 without one, 423 while another writer holds it. */
+  async withLock<T>(
+    ownerId: string,
+    label: string,
+    work: (row: UploadRow) => Promise<T>,
+    missing: () => Error,
+  ): Promise<T> {
+    const found = await this.find(ownerId, label);
+    if (!found) throw missing();
+    const lease = await this.lease(found.id);
     try {
-      return await work();
+      return await work(lease.row);
     } finally {
-      this.locks.delete(key);
+      await lease.release();
     }
   }
 
   /**
    * Opens a chunk at `start`, which must equal the stored offset (409 with the offset otherwise).
-   * `start` 0 always begins the upload anew: the client is sending a (possibly different) file from
-   * its first byte, and resuming a stale partial file under the same label would corrupt it.
+   * `start` 0 always begins the upload anew, in the current store: the client is sending a (possibly
+   * different) file from its first byte, and resuming a stale partial one under the same label would
+   * corrupt it.
    */
   async openChunk(ownerId: string, label: string, start: number): Promise<OpenChunk> {
-    const key = `${ownerId}\n${label}`;
-    if (this.locks.has(key)) throw locked(mediaMessages.busy);
-    this.locks.add(key);
-    let handle: FileHandle | undefined;
+    const lease = await this.leaseForChunk(ownerId, label, start);
+    let writer: ChunkWriter | undefined;
     try {
-      const now = this.ctx.clock.now();
-      let row = await this.find(ownerId, label);
-      if (start !== 0 && row?.offset !== start) {
-        throw conflict(mediaMessages.wrongOffset, { offset: row?.offset ?? 0 });
-      }
-      if (!row) {
-        [row] = await this.ctx.db
-          .insert(uploads)
-          .values({ ownerId, label, storageName: randomUUID(), offset: 0, createdAt: now, updatedAt: now })
-          .returning();
-      } else if (start === 0 && row.offset !== 0) {
-        // Restart: the stored offset goes down before the bytes do, never the other way round.
-        await this.ctx.db.update(uploads).set({ offset: 0, updatedAt: now }).where(eq(uploads.id, row.id));
-      }
-      await mkdir(this.paths.uploads, { recursive: true });
-      handle = await open(this.paths.upload(row!.storageName), start === 0 ? 'w' : 'r+').catch((error) => {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-          throw conflict(mediaMessages.wrongOffset, { offset: 0 }); // file lost: start over
-        }
-        throw error;
-      });
-      // Bytes past the offset were never acknowledged (a crash mid-chunk): they are not ours to keep.
-      await handle.truncate(start);
-      return this.chunkWriter(row!, start, handle, key);
+      let row = lease.row;
+      if (start !== 0 && row.offset !== start)
+        throw conflict(mediaMessages.wrongOffset, { offset: row.offset });
+      if (start === 0) row = await this.restart(lease);
+      writer = await this.target(row).openChunk(uploadRef(row), lease.signal);
     } catch (error) {
-      await handle?.close().catch(() => {});
-      this.locks.delete(key);
+      await lease.release();
       throw error;
     }
+    return this.chunk(lease, writer);
   }
 
-  private chunkWriter(row: UploadRow, start: number, handle: FileHandle, key: string): OpenChunk {
-    const max = this.ctx.config.maxUploadBytes;
-    let written = 0;
-    let state: 'open' | 'committed' | 'released' = 'open';
-    // Writeback of each batch starts while the rest of the chunk is still arriving (one datasync at a
-    // time, chained), so the datasync that finally acknowledges the chunk has little left to flush.
-    let earlySync: Promise<void> = Promise.resolve();
-    // Linux reports a writeback error to one fsync only: one seen early must still fail the commit.
-    let syncError: unknown;
-    const db = this.ctx.db;
-    const clock = this.ctx.clock;
-    const locks = this.locks;
+  /** The lease of the upload's row, creating the row (leased) for a first chunk. */
+  private async leaseForChunk(ownerId: string, label: string, start: number): Promise<Lease> {
+    const row = await this.find(ownerId, label);
+    if (row) return this.lease(row.id);
+    if (start !== 0) throw conflict(mediaMessages.wrongOffset, { offset: 0 });
+    const token = randomUUID();
+    const now = this.ctx.clock.now();
+    const [created] = await this.ctx.db
+      .insert(uploads)
+      .values({
+        ownerId,
+        label,
+        storageName: randomUUID(),
+        store: this.ctx.media.current.kind,
+        offset: 0,
+        leaseOwner: token,
+        leaseUntil: new Date(now.getTime() + LEASE_MS),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (created) return new Lease(this.ctx, token, created);
+    const raced = await this.find(ownerId, label); // another request created it a moment ago
+    if (!raced) throw locked(mediaMessages.busy);
+    return this.lease(raced.id);
+  }
+
+  /** Starts the upload over: the stored offset goes down before the bytes do, never the other way round. */
+  private async restart(lease: Lease): Promise<UploadRow> {
+    const row = lease.row;
+    const kind = this.ctx.media.current.kind;
+    const now = this.ctx.clock.now();
+    const [reset] = await this.ctx.db
+      .update(uploads)
+      .set({ offset: 0, parts: [], pieces: [], updatedAt: now })
+      .where(lease.held)
+      .returning();
+    if (!reset) throw locked(mediaMessages.busy);
+    if (row.store !== kind) await this.target(row).abort(uploadRef(row));
+    const previous = row.store === kind && (row.multipartId || row.offset) ? uploadRef(row) : undefined;
+    const { multipartId } = await this.ctx.media.of(kind).uploads.begin(row.storageName, previous);
+    const [begun] = await this.ctx.db
+      .update(uploads)
+      .set({ store: kind, multipartId })
+      .where(lease.held)
+      .returning();
+    if (!begun) throw locked(mediaMessages.busy);
+    return begun;
+  }
+
+  private chunk(lease: Lease, writer: ChunkWriter): OpenChunk {
+    const { ctx } = this;
+    let committed = false;
+    let released = false;
     return {
-      async write(source) {
-        const hash: Hash = createHash('sha256');
-        let batch: Buffer[] = [];
-        let batchBytes = 0;
-        let overflow = false;
-        // A failed write (disk full) ends the writing, not the reading: leaving the loop would abandon
-        // the part mid-stream, and the connection with it.
-        let failure: unknown;
-        const flush = async () => {
-          if (!batchBytes) return;
-          const buffers = batch;
-          batch = [];
-          const size = batchBytes;
-          batchBytes = 0;
-          await writeFully(handle, buffers, start + written);
-          written += size;
-          earlySync = earlySync
-            .then(() => handle.datasync())
-            .catch((error: unknown) => void (syncError ??= error));
-        };
-        for await (const piece of source) {
-          if (overflow || failure) continue; // keep reading so the client can finish sending and read our answer
-          if (start + written + batchBytes + piece.length > max) {
-            overflow = true;
-            batch = [];
-            batchBytes = 0;
-            continue;
-          }
-          hash.update(piece);
-          batch.push(piece);
-          batchBytes += piece.length;
-          if (batchBytes >= WRITE_BATCH_BYTES)
-            await flush().catch((error: unknown) => void (failure = error));
-        }
-        if (failure) throw failure;
-        if (overflow) throw tooLarge(mediaMessages.tooLarge(max));
-        if ((source as { truncated?: boolean }).truncated) throw tooLarge(mediaMessages.chunkTooLarge);
-        await flush();
-        return { digest: hash.digest('base64'), bytes: written };
-      },
+      write: (source, size) => writer.write(source, size),
       async commit() {
-        await earlySync;
-        if (syncError) throw syncError;
-        await handle.datasync();
-        const offset = start + written;
-        await db.update(uploads).set({ offset, updatedAt: clock.now() }).where(eq(uploads.id, row.id));
-        state = 'committed';
-        return offset;
+        const progress = await writer.seal();
+        const [row] = await ctx.db
+          .update(uploads)
+          .set({ ...progress, updatedAt: ctx.clock.now() })
+          .where(lease.held)
+          .returning({ offset: uploads.offset });
+        if (!row) throw locked(mediaMessages.busy); // lost the lease meanwhile: someone else decides now
+        committed = true;
+        return row.offset;
       },
       async release() {
-        if (state === 'released') return;
+        if (released) return;
+        released = true;
         try {
-          await earlySync;
-          if (state === 'open') await handle.truncate(start).catch(() => {});
-          await handle.close().catch(() => {});
+          await writer.release(committed);
         } finally {
-          state = 'released';
-          locks.delete(key);
+          await lease.release();
         }
       },
     };
   }
 
-  /**
-   * A file part that arrived before the fields naming its upload: kept aside (hashing as it goes)
-   * until the fields say where it belongs.
-   */
-  async spool(source: AsyncIterable<Buffer>): Promise<{ file: string; remove(): Promise<void> }> {
-    await mkdir(this.paths.uploads, { recursive: true });
-    const file = path.join(this.paths.uploads, `.spool-${randomUUID()}`);
-    const handle = await open(file, 'w');
-    const remove = () => rm(file, { force: true });
-    try {
-      let position = 0;
-      let failure: unknown;
-      for await (const piece of source) {
-        if (failure) continue; // read to the end of the part, as in `write`
-        await writeFully(handle, [piece], position).catch((error: unknown) => void (failure = error));
-        position += piece.length;
-      }
-      if (failure) throw failure;
-      if ((source as { truncated?: boolean }).truncated) throw tooLarge(mediaMessages.chunkTooLarge);
-    } catch (error) {
-      await handle.close().catch(() => {});
-      await remove();
-      throw error;
-    }
-    await handle.close();
-    return { file, remove };
-  }
-
-  /** Forgets an upload and its bytes. */
+  /** Forgets an upload and its bytes (what the store fails to drop now, the cleanup drops later). */
   async remove(row: UploadRow): Promise<void> {
     await this.ctx.db.delete(uploads).where(eq(uploads.id, row.id));
-    await rm(this.paths.upload(row.storageName), { force: true });
+    await this.target(row)
+      .abort(uploadRef(row))
+      .catch((error: unknown) => this.ctx.logger.warn({ err: error }, 'upload bytes left for the cleanup'));
+  }
+
+  /** Embedded database: only this process writes, so every lease left in it died with the last one. */
+  async releaseAllLeases(): Promise<void> {
+    await this.ctx.db
+      .update(uploads)
+      .set({ leaseOwner: null, leaseUntil: null })
+      .where(isNotNull(uploads.leaseOwner));
+  }
+}
+
+/** Reads a stream to its end, dropping the bytes (so the client can finish sending before we answer). */
+export async function discard(source: AsyncIterable<unknown>): Promise<void> {
+  for await (const _ of source) {
+    // dropped
   }
 }

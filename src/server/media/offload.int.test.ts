@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testEngines } from '../testing/databases';
-import { TestClient } from '../testing/http-client';
+import { testEngines } from '../../../test/support/databases';
+import { TestClient } from '../../../test/support/http-client';
 import { OFFLOAD_PREFIX } from './delivery/routes';
-import { decodeHls, makeClip, MediaTestServer, uploadVideo } from './testing/media-kit';
-import { startNginx } from './testing/nginx';
+import { decodeHls, makeClip, MediaTestServer, uploadVideo } from '../../../test/support/media-kit';
+import { startNginx } from '../../../test/support/nginx';
 
 describe.each(testEngines())('SEGMENT_OFFLOAD=nginx behind a real nginx (%s)', (engine) => {
   let media: MediaTestServer;

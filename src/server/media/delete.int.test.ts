@@ -4,15 +4,16 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mediaMessages } from '../../contract/media';
 import { jobs, videos } from '../db/schema';
-import { testEngines } from '../testing/databases';
-import type { TestClient } from '../testing/http-client';
-import { finalize, makeClip, MediaTestServer, uploadAll, uploadVideo } from './testing/media-kit';
+import { testEngines } from '../../../test/support/databases';
+import { mediaMatrix } from '../../../test/support/stores';
+import type { TestClient } from '../../../test/support/http-client';
+import { finalize, makeClip, MediaTestServer, uploadAll, uploadVideo } from '../../../test/support/media-kit';
 
-describe.each(testEngines())('deleting a video’s media (%s)', (engine) => {
+describe.each(mediaMatrix(testEngines()))('deleting a video’s media (%s, %s store)', (engine, store) => {
   let media: MediaTestServer;
   let admin: TestClient;
   beforeAll(async () => {
-    media = await MediaTestServer.start({ engine });
+    media = await MediaTestServer.start({ engine, store });
     admin = (await media.server.adminClient()).client;
   });
   afterAll(() => media?.close());

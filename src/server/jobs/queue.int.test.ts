@@ -9,7 +9,7 @@ import type { AppContext } from '../context';
 import type { Database } from '../db/client';
 import { jobs } from '../db/schema';
 import { openRuntime, type Runtime } from '../runtime';
-import { createTestDatabase, testEngines, type TestDatabase } from '../testing/databases';
+import { createTestDatabase, testEngines, type TestDatabase } from '../../../test/support/databases';
 import { cancelJobs, claimJob, enqueueJob } from './queue';
 import { JobRunner } from './runner';
 import { PermanentJobError, type JobHandlers } from './types';

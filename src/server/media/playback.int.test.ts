@@ -1,11 +1,10 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mediaMessages } from '../../contract/media';
-import { testEngines } from '../testing/databases';
-import type { TestClient } from '../testing/http-client';
-import { OPEN_TIME, type TestStudent } from '../testing/test-server';
-import { decodeHls, listFiles, makeClip, MediaTestServer, uploadVideo } from './testing/media-kit';
+import { testEngines } from '../../../test/support/databases';
+import { mediaMatrix } from '../../../test/support/stores';
+import type { TestClient } from '../../../test/support/http-client';
+import { OPEN_TIME, type TestStudent } from '../../../test/support/test-server';
+import { decodeHls, makeClip, MediaTestServer, uploadVideo } from '../../../test/support/media-kit';
 
 /** A request's status, its body read to the end (an unread body would keep the connection busy). */
 async function statusOf(url: string | URL): Promise<number> {
@@ -22,7 +21,7 @@ function urisOf(playlist: string, base: string): string[] {
     .map((l) => new URL(l, base).toString());
 }
 
-describe.each(testEngines())('protected HLS playback (%s)', (engine) => {
+describe.each(mediaMatrix(testEngines()))('protected HLS playback (%s, %s store)', (engine, store) => {
   let media: MediaTestServer;
   let admin: TestClient;
   let lecture: { videoId: string; url: string };
@@ -48,7 +47,7 @@ describe.each(testEngines())('protected HLS playback (%s)', (engine) => {
   }
 
   beforeAll(async () => {
-    media = await MediaTestServer.start({ engine });
+    media = await MediaTestServer.start({ engine, store });
     admin = (await media.server.adminClient()).client;
     const a = await uploadVideo(admin, await makeClip({ seconds: 3 }), 'lecture.mp4');
     const b = await uploadVideo(admin, await makeClip({ seconds: 2, width: 640, height: 400 }), 'other.mp4');
@@ -85,7 +84,7 @@ describe.each(testEngines())('protected HLS playback (%s)', (engine) => {
     expect(bytes.length).toBeGreaterThan(1000);
     expect([0, 188, 376].every((i) => bytes[i] === 0x47)).toBe(false);
     // And the key never sits in the served folder.
-    const served = await listFiles(path.join(media.mediaDir, 'videos'));
+    const served = await media.objects('videos/');
     expect(served.length).toBeGreaterThan(3);
     expect(served.some((f) => f.endsWith('.key') || f.includes('keyinfo'))).toBe(false);
   });
@@ -222,7 +221,7 @@ describe.each(testEngines())('protected HLS playback (%s)', (engine) => {
     expect(decoded.frames).toBeGreaterThanOrEqual(49);
     expect(decoded.seconds).toBeCloseTo(2, 0);
     // The source is not needed once the ladder is done.
-    expect(await media.mediaFiles()).not.toContain(other.videoId);
+    expect(await media.objects('sources/')).not.toContain(`sources/${other.videoId}`);
   });
 
   it('transcodes a source that is not H.264 (MPEG-4 Part 2 in MKV) and plays it', async () => {
@@ -247,6 +246,6 @@ describe.each(testEngines())('protected HLS playback (%s)', (engine) => {
     expect(bytes.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))).toBe(true);
     const outsider = await media.server.studentClient();
     expect((await outsider.client.get(poster)).status).toBe(403);
-    expect(await readFile(path.join(media.mediaDir, 'videos', lecture.videoId, 'poster.jpg'))).toEqual(bytes);
+    expect(await media.objectBytes(`videos/${lecture.videoId}/poster.jpg`)).toEqual(bytes);
   });
 });

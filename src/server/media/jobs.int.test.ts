@@ -1,15 +1,16 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemo } from '../db/demo-seed';
+import { seedDemo } from '../demo-seed';
 import { jobs, users, videos } from '../db/schema';
-import { testEngines } from '../testing/databases';
+import { testEngines } from '../../../test/support/databases';
+import { mediaMatrix } from '../../../test/support/stores';
 import { addDemoLectures } from './demo-lectures';
-import { decodeHls, makeClip, MediaTestServer, uploadVideo } from './testing/media-kit';
+import { decodeHls, makeClip, MediaTestServer, uploadVideo } from '../../../test/support/media-kit';
 
-describe.each(testEngines())('packaging jobs (%s)', (engine) => {
+describe.each(mediaMatrix(testEngines()))('packaging jobs (%s, %s store)', (engine, store) => {
   let media: MediaTestServer;
   beforeAll(async () => {
-    media = await MediaTestServer.start({ engine });
+    media = await MediaTestServer.start({ engine, store });
   });
   afterAll(() => media?.close());
 

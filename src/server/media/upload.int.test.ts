@@ -1,11 +1,10 @@
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mediaMessages } from '../../contract/media';
 import { uploads, videos } from '../db/schema';
-import { testEngines } from '../testing/databases';
-import type { TestClient } from '../testing/http-client';
+import { testEngines } from '../../../test/support/databases';
+import type { TestClient } from '../../../test/support/http-client';
 import {
   checksumOf,
   finalize,
@@ -15,9 +14,9 @@ import {
   sha256,
   stalledChunk,
   uploadAll,
-} from './testing/media-kit';
+} from '../../../test/support/media-kit';
+import { mediaMatrix } from '../../../test/support/stores';
 import { purgeUploadsHandler } from './upload/cleanup';
-import { mediaPaths } from './storage';
 
 /** The server lets go of an upload once it notices the dropped connection: an empty chunk then gets through. */
 async function waitUntilUnlocked(client: TestClient, fileName: string, offset: number) {
@@ -29,17 +28,19 @@ async function waitUntilUnlocked(client: TestClient, fileName: string, offset: n
   throw new Error('the upload stayed locked');
 }
 
-describe.each(testEngines())('chunked upload and finalize (%s)', (engine) => {
+describe.each(mediaMatrix(testEngines()))('chunked upload and finalize (%s, %s store)', (engine, store) => {
   let media: MediaTestServer;
   let clip: Buffer;
   beforeAll(async () => {
-    media = await MediaTestServer.start({ engine });
+    media = await MediaTestServer.start({ engine, store });
     clip = await readFile(await makeClip({ seconds: 3 }));
   });
   afterAll(() => media?.close());
 
-  const uploadFiles = async () =>
-    (await readdir(path.join(media.mediaDir, 'uploads')).catch(() => [])).filter((f) => !f.startsWith('.'));
+  /** Upload bytes the store holds, by storage name (files, multipart uploads, pieces). */
+  const uploadFiles = () => media.storedUploads();
+  const rowOf = async (label: string) =>
+    (await media.server.ctx.db.select().from(uploads).where(eq(uploads.label, label)))[0];
 
   it('takes a video in several chunks, reports the offset, and finalizes it to a ready video', async () => {
     const { client, admin } = await media.server.adminClient();
@@ -113,9 +114,10 @@ describe.each(testEngines())('chunked upload and finalize (%s)', (engine) => {
     await waitUntilUnlocked(client, 'resume.mp4', half);
 
     expect(await uploadAll(client, 'resume.mp4', clip, 50_000, half)).toBe(clip.length);
-    const [row] = await media.server.ctx.db.select().from(uploads).where(eq(uploads.label, 'resume.mp4'));
-    expect(sha256(await readFile(path.join(media.mediaDir, 'uploads', row!.storageName)))).toBe(sha256(clip));
-    expect((await finalize(client, 'resume.mp4')).status).toBe(200);
+    const done = await finalize(client, 'resume.mp4');
+    expect(done.status).toBe(200);
+    const videoId = done.body.deleteUrl.split('/').at(-1);
+    expect(sha256((await media.objectBytes(`sources/${videoId}`))!)).toBe(sha256(clip));
   });
 
   it('answers 409 with the stored offset when start does not match it', async () => {
@@ -171,11 +173,13 @@ describe.each(testEngines())('chunked upload and finalize (%s)', (engine) => {
     const { client } = await media.server.adminClient();
     const text = Buffer.from('This is not a video, just some notes.\n'.repeat(200));
     expect(await uploadAll(client, 'notes.mp4', text, 3000)).toBe(text.length);
-    const before = await uploadFiles();
+    const { storageName } = (await rowOf('notes.mp4'))!;
+    expect(await uploadFiles()).toContain(storageName);
     const res = await finalize(client, 'notes.mp4');
     expect(res.status).toBe(422);
     expect(res.body.message).toBe(mediaMessages.notAVideo);
-    expect((await uploadFiles()).length).toBe(before.length - 1);
+    expect(await uploadFiles()).not.toContain(storageName);
+    expect((await media.objects()).filter((k) => k.includes(storageName))).toEqual([]);
     expect((await client.get('/stream/upload-status?fileName=notes.mp4')).body).toEqual({ offset: 0 });
     expect((await finalize(client, 'notes.mp4')).status).toBe(404);
   });
@@ -205,7 +209,7 @@ describe.each(testEngines())('chunked upload and finalize (%s)', (engine) => {
     const { client } = await media.server.adminClient();
     await uploadAll(client, 'abandoned.mp4', clip.subarray(0, 4_000), 4_000);
     const [row] = await media.server.ctx.db.select().from(uploads).where(eq(uploads.label, 'abandoned.mp4'));
-    const purge = purgeUploadsHandler(media.server.ctx, mediaPaths(media.server.dataDir));
+    const purge = purgeUploadsHandler(media.server.ctx);
     const run = {
       jobId: 'x',
       attempt: 1,
@@ -224,10 +228,10 @@ describe.each(testEngines())('chunked upload and finalize (%s)', (engine) => {
   });
 });
 
-describe.each(testEngines())('upload size cap (%s)', (engine) => {
+describe.each(mediaMatrix(testEngines()))('upload size cap (%s, %s store)', (engine, store) => {
   let media: MediaTestServer;
   beforeAll(async () => {
-    media = await MediaTestServer.start({ engine, env: { MAX_UPLOAD_BYTES: '50000' } });
+    media = await MediaTestServer.start({ engine, store, env: { MAX_UPLOAD_BYTES: '50000' } });
   });
   afterAll(() => media?.close());
 
