@@ -21,7 +21,7 @@ import { enrollments as enrollmentsTable } from '../src/server/db/schema';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import { openRuntime } from '../src/server/runtime';
-import { createTestDatabase } from '../src/server/testing/databases';
+import { createTestDatabase } from '../test/support/databases';
 import { measure, type LoadResult } from './load';
 import { BENCH_SCHOOL, generateSchool } from './school';
 

@@ -72,7 +72,8 @@ function treeTicks(procs: Map<number, Proc>, root: number): number {
   return total;
 }
 
-function rssMB(pid: number): number {
+/** Resident memory of a process now, in MB (0 once it is gone). */
+export function rssMB(pid: number): number {
   try {
     return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
   } catch {

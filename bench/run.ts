@@ -8,6 +8,8 @@ const scenarios: Record<string, () => Promise<{ run(): Promise<boolean> }>> = {
   admin: () => import('./admin'),
   web: () => import('./web'),
   rush: () => import('./rush'),
+  analytics: () => import('./analytics'),
+  storage: () => import('./storage'),
 };
 
 async function main(): Promise<number> {

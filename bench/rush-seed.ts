@@ -4,7 +4,7 @@
  * and the `viewers` students of the cohort enrolled in it with every lecture granted.
  */
 import { randomUUID } from 'node:crypto';
-import { copyFile, mkdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { and, eq, sql } from 'drizzle-orm';
 import { createAdmin } from '../src/server/accounts/users';
 import type { Config } from '../src/server/config';
@@ -14,7 +14,7 @@ import { jobHandlers } from '../src/server/jobs/registry';
 import { JobRunner } from '../src/server/jobs/runner';
 import { createMediaTools } from '../src/server/media/ffmpeg';
 import { PACKAGE_PRIORITY } from '../src/server/media/job-types';
-import { mediaPaths } from '../src/server/media/storage';
+import { mediaKeys } from '../src/server/media/store';
 import { openRuntime } from '../src/server/runtime';
 import { BENCH_SCHOOL, generateSchool } from './school';
 
@@ -79,12 +79,10 @@ export async function seedRush(
 
     // Lectures: packaged by the real handlers (remux to encrypted HLS, poster), ladder left out: on
     // loopback a player stays on the top rendition, and the rush's own upload brings a ladder's CPU.
-    const paths = mediaPaths(config.dataDir);
     const probe = await createMediaTools(config).probe(lectureSource);
-    await mkdir(paths.sources, { recursive: true });
     for (let i = 0; i < lectures; i++) {
       const videoId = randomUUID();
-      await copyFile(lectureSource, paths.source(videoId));
+      await ctx.media.current.put(mediaKeys.source(videoId), { file: lectureSource });
       await ctx.db.transaction(async (tx) => {
         await tx.insert(videos).values({
           id: videoId,

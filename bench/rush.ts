@@ -20,9 +20,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { loadConfig } from '../src/server/config';
-import { createTestDatabase } from '../src/server/testing/databases';
-import { freePort } from '../src/server/testing/processes';
-import { ProcessSampler } from './proc-sampler';
+import { createTestDatabase } from '../test/support/databases';
+import { freePort } from '../test/support/processes';
+import { ProcessSampler, rssMB } from './proc-sampler';
 import type { KindStats, RushClientOptions, RushClientResult } from './rush-client';
 import { RUSH_ADMIN, RUSH_PASSWORD, seedRush } from './rush-seed';
 import { benchSource } from './streaming';
@@ -41,6 +41,7 @@ export interface RushOutcome {
   result: RushClientResult;
 }
 const LECTURES = 3;
+const IDLE_SETTLE_MS = 5_000;
 export const API_P99_TARGET_MS = 200;
 /** Calls a page waits on; segments and upload chunks are transfers, judged by stalls and errors. */
 export const API_KINDS = [
@@ -225,6 +226,10 @@ export async function runRush(options: RushOptions): Promise<RushOutcome> {
       body: JSON.stringify(RUSH_ADMIN),
     });
     const adminCookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+    // Idle: started, one sign-in served, nothing else for a few seconds (the figure of issue 15: < 300 MB).
+    await new Promise((r) => setTimeout(r, IDLE_SETTLE_MS));
+    const idleRssMB = rssMB(server.pid!);
+    console.log(`Server idle after start: RSS ${idleRssMB.toFixed(0)} MB (${engine})`);
 
     console.log(`Opening hours ${env.OPEN_HOURS} (Asia/Kolkata), as at the start of a three-hour evening`);
     console.log(
@@ -309,7 +314,7 @@ export async function runRush(options: RushOptions): Promise<RushOutcome> {
       `Upload: ${uploaded.MB.toFixed(0)} MB in ${uploaded.seconds.toFixed(0)} s (${((uploaded.MB * 8) / uploaded.seconds).toFixed(0)} Mbit/s); playable ${uploaded.playableAfter?.toFixed(1) ?? 'not yet'} s after its metadata was saved`,
     );
     console.log(
-      `Server (node): CPU ${usage.serverCpuMean.toFixed(0)}% mean, ${usage.serverCpuPeak.toFixed(0)}% peak (of one core); RSS ${usage.rssPeakMB.toFixed(0)} MB peak, ${usage.rssEndMB.toFixed(0)} MB at the end`,
+      `Server (node): CPU ${usage.serverCpuMean.toFixed(0)}% mean, ${usage.serverCpuPeak.toFixed(0)}% peak (of one core); RSS ${idleRssMB.toFixed(0)} MB idle after start, ${usage.rssPeakMB.toFixed(0)} MB peak, ${usage.rssEndMB.toFixed(0)} MB at the end`,
     );
     console.log(
       `Packaging (ffmpeg, nice 19): ${usage.childCpuMean.toFixed(0)}% of one core on average; PostgreSQL: ${usage.postgresCpuMean.toFixed(0)}%`,

@@ -72,10 +72,15 @@ function bundleFigures(): boolean {
     return key;
   };
 
-  const rootKeys = staticClosure(manifest, [entry, route('student/login-route.tsx')]);
+  // A page loads with the layout routes above it (app/router.tsx).
+  const rootKeys = staticClosure(manifest, [entry, route('student/LoginPage.tsx')]);
   const root = sizeOf(manifest, rootKeys);
   const later = sizeOf(manifest, staticClosure(manifest, [route('ui/Toaster.tsx')]), rootKeys);
-  const playerKeys = staticClosure(manifest, [entry, route('student/course-route.tsx')]);
+  const playerKeys = staticClosure(manifest, [
+    entry,
+    route('student/StudentShell.tsx'),
+    route('student/CoursePage.tsx'),
+  ]);
   const player = sizeOf(manifest, playerKeys);
   const hlsKey = Object.keys(manifest).find((k) => k.includes('hls.js'));
   const hls = hlsKey ? gzipSize(manifest[hlsKey]!.file) : 0;

@@ -8,17 +8,25 @@ import { ConfigError, loadConfig } from './config';
 import type { AppContext } from './context';
 import { DatabaseInUseError } from './db/embedded-lock';
 import { HttpError, parseInput } from './errors';
+import { migrateMedia } from './media/migrate';
 import { createLogger, openRuntime } from './runtime';
+
+const COMMANDS = [
+  ['create-admin', 'Add an admin: --username U --email E [--name N] [--password P]'],
+  ['create-student', 'Add a student: --rollno R --name N --email E [--username U] [--password P]'],
+  ['import-students', 'Add students from FILE.csv (header rollno,name,email[,username][,password])'],
+  ['media:migrate', 'Move every video to a store: --to s3|local (copy, verify, switch, remove the old copy)'],
+  ['help', 'Show this list'],
+] as const;
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
 Commands:
-  create-admin    --username U --email E [--name N] [--password P]
-  create-student  --rollno R --name N --email E [--username U] [--password P]
-  import-students FILE.csv   (header: rollno,name,email[,username][,password])
+${COMMANDS.map(([name, line]) => `  ${name.padEnd(16)} ${line}`).join('\n')}
 
 A student created without a password gets a random one by e-mail, with their username.
-Environment variables are those of the server (DATABASE_URL, DATA_DIR, SMTP_URL, ...).`;
+The settings are the server's environment variables (DATA_DIR, DATABASE_URL, SMTP_URL...):
+see .env.example.`;
 
 /** Mails generated initial passwords; returns the addresses that could not be reached. */
 async function mailInitialPasswords(ctx: AppContext, created: CreatedUser[]): Promise<string[]> {
@@ -36,9 +44,13 @@ async function mailInitialPasswords(ctx: AppContext, created: CreatedUser[]): Pr
 
 async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (!command || command === 'help' || command === '--help') {
+  if (!command || ['help', '--help', '-h'].includes(command) || rest.includes('--help')) {
     console.log(USAGE);
     return command ? 0 : 2;
+  }
+  if (!COMMANDS.some(([name]) => name === command)) {
+    console.error(`Unknown command "${command}".\n\n${USAGE}`);
+    return 2;
   }
   const { values, positionals } = parseArgs({
     args: rest,
@@ -49,6 +61,7 @@ async function run(argv: string[]): Promise<number> {
       name: { type: 'string' },
       password: { type: 'string' },
       rollno: { type: 'string' },
+      to: { type: 'string' },
     },
   });
 
@@ -85,9 +98,23 @@ async function run(argv: string[]): Promise<number> {
         if (failed.length) console.log(`Could not mail initial passwords to: ${failed.join(', ')}`);
         return failed.length ? 1 : 0;
       }
+      case 'media:migrate': {
+        const to = values.to;
+        if (to !== 's3' && to !== 'local')
+          throw new HttpError(400, 'Name the target store: media:migrate --to s3|local');
+        console.log(`Moving media to the ${to} store…`);
+        const report = await migrateMedia(ctx, to, (line) => console.log(line));
+        console.log(
+          `Moved ${report.moved} video${report.moved === 1 ? '' : 's'} (${report.objects} objects, ${(report.bytes / 1e6).toFixed(1)} MB copied and verified), ${report.thumbnails} thumbnails copied.`,
+        );
+        if (report.waiting.length)
+          console.log(
+            `${report.waiting.length} still being packaged: run the command again once they are ready.`,
+          );
+        return 0;
+      }
       default:
-        console.error(`Unknown command "${command}".\n\n${USAGE}`);
-        return 2;
+        throw new Error(`No handler for the command "${command}".`);
     }
   } finally {
     await runtime.close();
@@ -97,7 +124,14 @@ async function run(argv: string[]): Promise<number> {
 run(process.argv.slice(2))
   .then((code) => process.exit(code))
   .catch((error: unknown) => {
-    if (error instanceof HttpError || error instanceof ConfigError || error instanceof DatabaseInUseError) {
+    const usageError = (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    if (usageError) {
+      console.error(`${(error as Error).message}\n\n${USAGE}`);
+    } else if (
+      error instanceof HttpError ||
+      error instanceof ConfigError ||
+      error instanceof DatabaseInUseError
+    ) {
       console.error(error.message);
     } else {
       console.error(error);

@@ -41,6 +41,14 @@ describe('loadConfig', () => {
     expect((error as Error).message).not.toContain('\n');
   });
 
+  it('logs pretty lines on a terminal and JSON otherwise, unless LOG_FORMAT says', () => {
+    expect(loadConfig({}, { stdoutIsTTY: true }).logFormat).toBe('pretty');
+    expect(loadConfig({}, { stdoutIsTTY: false }).logFormat).toBe('json');
+    expect(loadConfig({ LOG_FORMAT: 'json' }, { stdoutIsTTY: true }).logFormat).toBe('json');
+    expect(loadConfig({ LOG_FORMAT: 'pretty' }, { stdoutIsTTY: false }).logFormat).toBe('pretty');
+    expect(() => loadConfig({ LOG_FORMAT: 'yaml' })).toThrow(/^Invalid LOG_FORMAT="yaml": /);
+  });
+
   it('parses wrap-around hours, always-open and PostgreSQL', () => {
     expect(loadConfig({ OPEN_HOURS: '22-6' }).openHours).toEqual([22, 6]);
     expect(loadConfig({ OPEN_HOURS: 'always' }).openHours).toBe('always');

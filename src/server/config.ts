@@ -62,7 +62,29 @@ const Env = z.object({
   SEED_DEMO: bool.optional(),
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  MEDIA_STORE: z.enum(['local', 's3']).default('local'),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'expected an S3 bucket name (3-63 of a-z 0-9 . -)')
+    .optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: bool.default(false),
+  LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
 });
+
+/** The bucket settings, when a bucket is configured (MEDIA_STORE=s3, or a move to or from one). */
+export interface S3Config {
+  /** Unset: AWS's own endpoint for the region. */
+  endpoint: string | undefined;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  forcePathStyle: boolean;
+}
 
 export type OpenHours = 'always' | [from: number, to: number];
 
@@ -90,12 +112,24 @@ export interface Config {
   seedDemo: boolean;
   trustProxy: boolean;
   logLevel: string;
+  /** Where new media goes: `local` (DATA_DIR/media) or `s3` (the bucket below). */
+  mediaStore: 'local' | 's3';
+  /** Set when S3_BUCKET is: required by MEDIA_STORE=s3, optional otherwise (media:migrate). */
+  s3: Readonly<S3Config> | undefined;
+  /** `pretty`: readable lines and a first screen for a person at a terminal; `json`: one JSON object a line. */
+  logFormat: 'pretty' | 'json';
 }
 
 export class ConfigError extends Error {}
 
-/** Parses the environment once; the first bad variable is named in a one-line error. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
+/**
+ * Parses the environment once; the first bad variable is named in a one-line error. `stdoutIsTTY`
+ * picks the default log format (pretty for a person at a terminal, JSON for a collector).
+ */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  { stdoutIsTTY = process.stdout.isTTY === true }: { stdoutIsTTY?: boolean } = {},
+): Readonly<Config> {
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = Env.safeParse(present);
   if (!parsed.success) {
@@ -105,6 +139,36 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   }
   const e = parsed.data;
   return Object.freeze({
+    ...baseConfig(e, stdoutIsTTY),
+    mediaStore: e.MEDIA_STORE,
+    s3: s3Config(e, env),
+  });
+}
+
+/** The bucket settings; a bucket needs its credentials, and MEDIA_STORE=s3 needs a bucket. */
+function s3Config(e: z.output<typeof Env>, env: NodeJS.ProcessEnv): Readonly<S3Config> | undefined {
+  const missing = (name: string, why: string) =>
+    new ConfigError(`Missing ${name}: ${why} (see README, "Media in an S3 bucket")`);
+  if (!e.S3_BUCKET) {
+    if (e.MEDIA_STORE === 's3') throw missing('S3_BUCKET', 'MEDIA_STORE=s3 needs a bucket');
+    return undefined;
+  }
+  if (!e.S3_ACCESS_KEY_ID)
+    throw missing('S3_ACCESS_KEY_ID', `the credentials for S3_BUCKET=${env.S3_BUCKET}`);
+  if (!e.S3_SECRET_ACCESS_KEY)
+    throw missing('S3_SECRET_ACCESS_KEY', `the credentials for S3_BUCKET=${env.S3_BUCKET}`);
+  return Object.freeze({
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION,
+    bucket: e.S3_BUCKET,
+    accessKeyId: e.S3_ACCESS_KEY_ID,
+    secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
+  });
+}
+
+function baseConfig(e: z.output<typeof Env>, stdoutIsTTY: boolean) {
+  return {
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
@@ -126,5 +190,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     seedDemo: e.SEED_DEMO ?? e.DATABASE_URL === undefined,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
-  });
+    logFormat: e.LOG_FORMAT ?? (stdoutIsTTY ? 'pretty' : 'json'),
+  };
 }

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { count } from 'drizzle-orm';
@@ -6,8 +7,9 @@ import { ensureFirstAdmin } from './accounts/first-admin';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { DatabaseInUseError } from './db/embedded-lock';
-import { seedDemo, type DemoAccounts } from './db/demo-seed';
+import { seedDemo, type DemoAccounts } from './demo-seed';
 import { users } from './db/schema';
+import { appUrl, showFirstScreen, type StartFacts } from './first-screen';
 import { jobHandlers, jobTypeLimits, recurringJobs } from './jobs/registry';
 import { JobRunner } from './jobs/runner';
 import { addDemoLectures } from './media/demo-lectures';
@@ -20,17 +22,12 @@ function webRoot(): string {
   return existsSync(path.join(beside, 'assets')) ? beside : path.resolve('dist/web');
 }
 
-function banner(lines: string[]): void {
-  const width = Math.max(...lines.map((l) => l.length));
-  const rule = '='.repeat(width + 4);
-  console.log(`\n${rule}\n${lines.map((l) => `  ${l}`).join('\n')}\n${rule}\n`);
-}
-
 async function main(): Promise<void> {
   const config = loadConfig();
   const runtime = await openRuntime(config);
   const { ctx } = runtime;
 
+  let facts: Omit<StartFacts, 'url'> = {};
   if (config.role !== 'worker') {
     const [{ users: userCount }] = (await ctx.db.select({ users: count() }).from(users)) as [
       { users: number },
@@ -46,16 +43,10 @@ async function main(): Promise<void> {
         studentUsername: demo.student.username,
       });
     }
-    const lines: string[] = [];
-    if (admin?.password)
-      lines.push(`Admin account created: ${admin.username} / ${admin.password}  (shown once)`);
-    else if (admin) lines.push(`Admin account created: ${admin.username} (password from ADMIN_PASSWORD)`);
-    if (demo) {
-      lines.push(`Demo student: ${demo.student.username} / ${demo.student.password}`);
-      if (lectures) lines.push(`  ${lectures} sample lectures are in the demo course "Welcome to Lectern"`);
-      lines.push(`  First sign-in asks for a code: it is mailed to ${path.join(config.dataDir, 'outbox')}`);
-    }
-    if (lines.length) banner(lines);
+    facts = {
+      createdAdmin: admin ?? undefined,
+      demo: demo && { ...demo.student, lectures, courseName: demo.courseName },
+    };
   }
 
   const runner =
@@ -69,7 +60,7 @@ async function main(): Promise<void> {
   }
   if (app) {
     await app.listen({ port: config.port, host: config.host });
-    // Fastify logs the address it listens on.
+    showFirstScreen(config, ctx.logger, { ...facts, url: appUrl(app.server.address() as AddressInfo) });
   } else {
     ctx.logger.info('media worker started');
   }

@@ -1,11 +1,14 @@
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import pino from 'pino';
+import type PinoPretty from 'pino-pretty';
 import type { FastifyBaseLogger } from 'fastify';
 import { systemClock, type Clock } from './clock';
 import type { Config } from './config';
 import type { AppContext } from './context';
 import { openDatabase } from './db/client';
 import { createMailer, type Mailer } from './mail/mailer';
+import { checkMediaStores, createMediaStores } from './media/store';
 import { createRateCounter } from './plugins/rate-counter';
 import { loadSigningKey } from './signing-key';
 
@@ -14,11 +17,21 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export function createLogger(config: Readonly<Config>): FastifyBaseLogger {
-  return pino({
+/** Readable log lines (time, level, message, then the fields) for a person at a terminal. */
+function prettyStream(): PinoPretty.PrettyStream {
+  // Loaded only here: the JSON path (servers, collectors) never pays for the formatter.
+  const pretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
+  return pretty({ translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname', singleLine: true, sync: true });
+}
+
+/** The process's logger: JSON lines, or pretty ones with `LOG_FORMAT=pretty` (the default on a terminal). */
+export function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>): FastifyBaseLogger {
+  const options = {
     level: config.logLevel,
     redact: ['req.headers.cookie', 'req.headers.authorization', 'headers.cookie', 'headers.authorization'],
-  }) as unknown as FastifyBaseLogger;
+  };
+  const logger = config.logFormat === 'pretty' ? pino(options, prettyStream()) : pino(options);
+  return logger as unknown as FastifyBaseLogger;
 }
 
 /** Opens everything a process needs (database, mailer, rate counters, keys) for the given config. */
@@ -28,6 +41,14 @@ export async function openRuntime(
 ): Promise<Runtime> {
   const logger = overrides.logger ?? createLogger(config);
   const clock = overrides.clock ?? systemClock;
+  // The bucket first: a wrong name or key stops the process before anything else starts.
+  const media = createMediaStores(config);
+  try {
+    await checkMediaStores(media, config);
+  } catch (error) {
+    media.close();
+    throw error;
+  }
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   const mailer =
     overrides.mailer ??
@@ -47,11 +68,13 @@ export async function openRuntime(
     rateCounter,
     signingKey: loadSigningKey(config.signingKey, config.dataDir),
     logger,
+    media,
   };
   return {
     ctx,
     async close() {
       mailer.close();
+      media.close();
       await rateCounter.close();
       await database.close();
     },

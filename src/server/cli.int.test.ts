@@ -1,10 +1,13 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestClient } from './testing/http-client';
-import { runCli, startServerProcess } from './testing/processes';
-import { TestSmtpServer } from './testing/smtp';
+import { TestClient } from '../../test/support/http-client';
+import { runCli, startServerProcess } from '../../test/support/processes';
+import { TestSmtpServer } from '../../test/support/smtp';
 
 describe('admin command line (embedded database)', () => {
   let dataDir: string;
@@ -91,5 +94,47 @@ describe('admin command line (embedded database)', () => {
     }
     const after = await runCli(['create-admin', '--username', 'late', '--email', 'late@example.test'], env);
     expect(after.code).toBe(0);
+  });
+});
+
+describe('npm run cli on a checkout that was never built', () => {
+  const run = promisify(execFile);
+  let clone: string;
+
+  beforeAll(async () => {
+    // The files a fresh clone has (tracked, or new and not ignored): no dist/, no data/.
+    clone = await mkdtemp(path.join(tmpdir(), 'lectern-clone-'));
+    const { stdout } = await run('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z']);
+    for (const file of stdout.split('\0').filter((f) => f && existsSync(f)))
+      await cp(file, path.join(clone, file), { recursive: true });
+    await symlink(path.resolve('node_modules'), path.join(clone, 'node_modules'), 'dir');
+  }, 60_000);
+  afterAll(async () => {
+    if (clone) await rm(clone, { recursive: true, force: true });
+  });
+
+  const npmCli = (args: string[]) =>
+    run('npm', ['run', '--silent', 'cli', '--', ...args], {
+      cwd: clone,
+      env: { ...process.env, DATA_DIR: path.join(clone, 'data'), LOG_LEVEL: 'warn', SEED_DEMO: 'false' },
+    });
+
+  it('lists every command with one line each, at once', async () => {
+    expect(existsSync(path.join(clone, 'dist'))).toBe(false);
+    const { stdout } = await npmCli(['--help']);
+    const commands = stdout.split('\n').filter((line) => /^ {2}[a-z-]+ {2,}\S/.test(line));
+    expect(commands.map((line) => line.trim().split(/\s+/)[0])).toEqual([
+      'create-admin',
+      'create-student',
+      'import-students',
+      'help',
+    ]);
+  });
+
+  it('runs a real command against the embedded database', async () => {
+    const { stdout } = await npmCli(['create-admin', '--username', 'ops', '--email', 'ops@example.test']);
+    expect(stdout).toContain('Created admin ops <ops@example.test>.');
+    expect(stdout).toMatch(/Password \(shown once\): \S{14}/);
+    expect(existsSync(path.join(clone, 'dist'))).toBe(false);
   });
 });

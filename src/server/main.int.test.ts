@@ -1,0 +1,166 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { TestClient } from '../../test/support/http-client';
+import { freePort, startServerProcess } from '../../test/support/processes';
+import { s3Env } from '../../test/support/stores';
+import { suiteTempDirs } from '../../test/support/temp-dirs';
+
+/** Resident memory of a process, in MB. */
+const rssMB = (pid: number) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+
+interface Started {
+  stdout: string;
+  stderr: string;
+  pid: number;
+}
+
+/**
+ * Starts the server as `npm start` would, on a terminal (`script` gives it a pseudo-terminal) or
+ * with stdout piped, and resolves once it printed `ready`; the process is killed afterwards.
+ */
+async function startUntil(
+  ready: RegExp,
+  env: Record<string, string>,
+  { tty }: { tty: boolean },
+): Promise<Started> {
+  const port = await freePort();
+  const command = `${process.execPath} --import tsx src/server/main.ts`;
+  const [file, args] = tty
+    ? ['script', ['-qfec', command, '/dev/null']]
+    : [process.execPath, command.split(' ').slice(1)];
+  const child = spawn(file as string, args as string[], {
+    env: { ...process.env, LOG_LEVEL: 'info', PORT: String(port), HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const out = { stdout: '', stderr: '', pid: child.pid! };
+  child.stdout.on('data', (d) => (out.stdout += d));
+  child.stderr.on('data', (d) => (out.stderr += d));
+  try {
+    const deadline = Date.now() + 60_000;
+    while (!ready.test(out.stdout)) {
+      if (child.exitCode !== null || Date.now() > deadline)
+        throw new Error(`not ready:\n${out.stdout}${out.stderr}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    return { ...out };
+  } finally {
+    process.kill(-child.pid!, 'SIGKILL');
+  }
+}
+
+describe('server process', () => {
+  const tempDir = suiteTempDirs();
+
+  it('prints a generated admin password on first start only, and stops cleanly on SIGTERM', async () => {
+    const dataDir = await tempDir('lectern-main-');
+    const env = { DATA_DIR: dataDir, SEED_DEMO: 'false', OPEN_HOURS: 'always' };
+
+    const first = await startServerProcess(env);
+    // A fresh embedded database is made in a child process, so its initdb's ~450 MB never sits in the
+    // server (over 700 MB RSS when it did). Run from source here, tsx adds ~100 MB to the bundle's ~250.
+    expect(rssMB(first.child.pid!)).toBeLessThan(450);
+    const password = first.output().match(/Admin account created: admin \/ (\S+)/)?.[1];
+    expect(password).toBeTruthy();
+    const login = await new TestClient(first.url).post('/api/admin/login', { username: 'admin', password });
+    expect(login.status).toBe(200);
+    expect(await first.stop()).toBe(0);
+    expect(await readdir(dataDir)).not.toContain('db.lock');
+
+    const second = await startServerProcess(env);
+    expect(second.output()).not.toContain('Admin account created');
+    const again = await new TestClient(second.url).post('/api/admin/login', { username: 'admin', password });
+    expect(again.status).toBe(200);
+    expect(await second.stop()).toBe(0);
+  });
+
+  it('refuses to start with a bad variable, naming it in one line', async () => {
+    await expect(startServerProcess({ OPEN_TZ: 'Nowhere/City' })).rejects.toThrow(
+      /Invalid OPEN_TZ="Nowhere\/City": unknown IANA time zone/,
+    );
+  });
+
+  it('on a terminal: readable log lines and a first screen with the URL, sign-ins and where data lives', async () => {
+    const dataDir = await tempDir('lectern-tty-');
+    const { stdout } = await startUntil(
+      /Log lines follow/,
+      { DATA_DIR: dataDir, OPEN_HOURS: 'always' },
+      { tty: true },
+    );
+    const url = /is ready at (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1];
+    expect(url).toBeTruthy();
+    expect(stdout).toMatch(new RegExp(`Admin sign-in +${url}/adminlogin`));
+    expect(stdout).toMatch(/admin \/ \S{14} +\(generated: shown only this once\)/);
+    expect(stdout).toMatch(new RegExp(`Demo student +${url}/`));
+    expect(stdout).toMatch(/student \/ \S+ +\(first sign-in asks for a code/);
+    expect(stdout).toContain(`database  ${path.join(dataDir, 'db')}  (embedded PostgreSQL)`);
+    expect(stdout).toContain(`media     ${path.join(dataDir, 'media')}`);
+    expect(stdout).toContain(`outbox    ${path.join(dataDir, 'outbox')}`);
+    expect(stdout).toMatch(/INFO.*Server listening at/);
+    expect(stdout).not.toContain('{"level"');
+  });
+
+  it('piped, or with LOG_FORMAT=json: JSON lines only on stdout, the generated password once on stderr', async () => {
+    for (const [tty, extra] of [
+      [false, {}],
+      [true, { LOG_FORMAT: 'json' }],
+    ] as const) {
+      const dataDir = await tempDir('lectern-json-');
+      const env = { DATA_DIR: dataDir, SEED_DEMO: 'false', OPEN_HOURS: 'always', ...extra };
+      const { stdout, stderr } = await startUntil(/is ready/, env, { tty });
+      // On a terminal `script` merges stderr into stdout: the password line is the one plain line there.
+      const lines = stdout.split(/\r?\n/).filter((l) => l.trim() && !l.startsWith('Admin account created'));
+      const records = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+      const ready = records.find((r) => r.msg === 'Lectern is ready');
+      expect(ready).toMatchObject({ database: path.join(dataDir, 'db'), media: path.join(dataDir, 'media') });
+      expect(ready!.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(`${stdout}${stderr}`).toMatch(/Admin account created: admin \/ \S{14} {2}\(shown once\)/);
+      if (!tty) expect(stdout).not.toContain('Admin account created');
+    }
+  });
+
+  it('refuses a bad LOG_FORMAT, naming it in one line', async () => {
+    await expect(startServerProcess({ LOG_FORMAT: 'fancy' })).rejects.toThrow(/Invalid LOG_FORMAT="fancy": /);
+  });
+
+  /** The lines a server that refused to start printed (startServerProcess's error carries them). */
+  async function refusal(env: Record<string, string>): Promise<string[]> {
+    const error = await startServerProcess({ SEED_DEMO: 'false', ...env }).then(
+      () => new Error('it started'),
+      (e: Error) => e,
+    );
+    return error.message.split('\n').slice(1).filter(Boolean);
+  }
+
+  it.runIf(process.env.S3_ENDPOINT)(
+    'refuses to start on a bucket it cannot use: one line naming the variable, no stack trace',
+    async () => {
+      const s3 = { MEDIA_STORE: 's3', ...s3Env('lectern-no-such-bucket') };
+      expect(await refusal({ MEDIA_STORE: 's3' })).toEqual([
+        expect.stringMatching(/^Missing S3_BUCKET: MEDIA_STORE=s3 needs a bucket/),
+      ]);
+      expect(await refusal({ ...s3, S3_ACCESS_KEY_ID: '' })).toEqual([
+        expect.stringMatching(/^Missing S3_ACCESS_KEY_ID: /),
+      ]);
+      expect(await refusal(s3)).toEqual([
+        expect.stringMatching(/^S3_BUCKET=lectern-no-such-bucket: no such bucket/),
+      ]);
+      expect(await refusal({ ...s3, S3_SECRET_ACCESS_KEY: 'not-the-secret' })).toEqual([
+        expect.stringMatching(
+          /^S3_ACCESS_KEY_ID \/ S3_SECRET_ACCESS_KEY: the bucket .* refuses these credentials/,
+        ),
+      ]);
+      const lines = await refusal({ ...s3, S3_ENDPOINT: 'http://127.0.0.1:9' });
+      expect(lines).toEqual([
+        expect.stringMatching(/^S3_ENDPOINT=http:\/\/127.0.0.1:9: the bucket .* cannot be reached/),
+      ]);
+      expect(lines.join('')).not.toContain('not-the-secret');
+    },
+  );
+});
