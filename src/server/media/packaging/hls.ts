@@ -73,8 +73,8 @@ function encodeArgs(height: number, audio: 'aac' | 'none'): string[] {
 }
 
 /**
- * Writes one AES-128 encrypted HLS rendition of `source` into `outDir` (`index.m3u8`, `seg_00000.ts`…,
- * `info.json`). `keyInfoFile` is ffmpeg's key info file; the key itself stays outside `outDir`.
+ * Writes one plain HLS rendition of `source` into `outDir` (`index.m3u8`, `seg_00000.ts`…,
+ * `info.json`); `encryptRendition` (segment-keys.ts) encrypts it before it is published.
  */
 export async function writeRendition(
   tools: MediaTools,
@@ -82,7 +82,6 @@ export async function writeRendition(
     source: string;
     sourceSize: { width: number; height: number };
     outDir: string;
-    keyInfoFile: string;
     plan: PackagingPlan;
     signal?: AbortSignal;
     lowPriority?: boolean;
@@ -124,8 +123,6 @@ export async function writeRendition(
       'mpegts',
       '-hls_segment_filename',
       path.join(outDir, 'seg_%05d.ts'),
-      '-hls_key_info_file',
-      input.keyInfoFile,
       path.join(outDir, PLAYLIST),
     ],
     { signal: input.signal, lowPriority: input.lowPriority },
