@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { NewAdmin, NewStudent } from '../contract/students';
 import { initialPasswordMail } from './accounts/mails';
@@ -8,6 +9,8 @@ import { ConfigError, loadConfig } from './config';
 import type { AppContext } from './context';
 import { DatabaseInUseError } from './db/embedded-lock';
 import { HttpError, parseInput } from './errors';
+import { nginxSite } from './media/delivery/nginx-config';
+import { nginxLinkSecret } from './media/delivery/segment-urls';
 import { migrateMedia } from './media/migrate';
 import { createLogger, openRuntime } from './runtime';
 
@@ -16,6 +19,7 @@ const COMMANDS = [
   ['create-student', 'Add a student: --rollno R --name N --email E [--username U] [--password P]'],
   ['import-students', 'Add students from FILE.csv (header rollno,name,email[,username][,password])'],
   ['media:migrate', 'Move every video to a store: --to s3|local (copy, verify, switch, remove the old copy)'],
+  ['nginx:config', 'Print the nginx site for SEGMENT_DELIVERY=nginx: [--listen 80] [--lectern HOST:PORT]'],
   ['help', 'Show this list'],
 ] as const;
 
@@ -62,6 +66,8 @@ async function run(argv: string[]): Promise<number> {
       password: { type: 'string' },
       rollno: { type: 'string' },
       to: { type: 'string' },
+      listen: { type: 'string' },
+      lectern: { type: 'string' },
     },
   });
 
@@ -111,6 +117,17 @@ async function run(argv: string[]): Promise<number> {
           console.log(
             `${report.waiting.length} still being packaged: run the command again once they are ready.`,
           );
+        return 0;
+      }
+      case 'nginx:config': {
+        console.log(
+          nginxSite({
+            listen: values.listen ?? '80',
+            lectern: values.lectern ?? `${config.host}:${config.port}`,
+            videosDir: path.join(config.dataDir, 'media', 'videos'),
+            secret: nginxLinkSecret(ctx.signingKey),
+          }),
+        );
         return 0;
       }
       default:
