@@ -100,7 +100,7 @@ export async function benchSource(): Promise<string> {
   return file;
 }
 
-function plainServer(root: string, highWaterMark?: number): Promise<Server> {
+export function plainServer(root: string, highWaterMark?: number): Promise<Server> {
   const server = createServer((req, res) => {
     const file = path.join(
       root,

@@ -15,7 +15,7 @@ const SECURITY_HEADERS = {
 };
 
 const SEGMENT_URL =
-  /^\/stream\/videos\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/(v\d{2,4})\/(seg_\d{5}\.ts)\?t=([\w.-]{1,120})$/;
+  /^\/stream\/videos\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/(v\d{2,4})\/(seg_\d{5}(?:_k)?\.ts)\?t=([\w.-]{1,120})$/;
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 

@@ -36,14 +36,15 @@ export class PlaylistStore {
     return `${lines.join('\n')}\n`;
   }
 
-  /** A rendition's playlist with `links(files)` as its segment URIs and the key URIs on the key route. */
+  /** A rendition's playlist (`version`: cached under it) with `links(files)` as its segment URIs and the key URIs on the key route. */
   async child(
     store: MediaStore,
     videoId: string,
     rendition: string,
+    version: string,
     links: (files: string[]) => Promise<string[]>,
   ): Promise<string | undefined> {
-    const template = await this.template(store, videoId, rendition);
+    const template = await this.template(store, videoId, rendition, version);
     if (!template) return undefined;
     const uris = await links(template.files);
     let out = template.pieces[0]!;
@@ -77,8 +78,9 @@ export class PlaylistStore {
     store: MediaStore,
     videoId: string,
     rendition: string,
+    version: string,
   ): Promise<Template | undefined> {
-    const key = `${videoId}/${rendition}`;
+    const key = `${videoId}/${version}`;
     let template = this.templates.get(key);
     if (!template) {
       const text = await readText(store, mediaKeys.videoFile(videoId, rendition, PLAYLIST));

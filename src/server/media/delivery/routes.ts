@@ -134,11 +134,20 @@ export function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): void {
     }
     const { user } = await auth.guard('viewer')!(request);
     await requirePlayback(user, id);
-    const store = await storeOf(id);
-    const cacheKey = `${id}/${rendition}/${store.kind}/${sessionHash(session!)}`;
+    const [video] = await ctx.db
+      .select({ store: videos.store, updatedAt: videos.updatedAt })
+      .from(videos)
+      .where(eq(videos.id, id))
+      .limit(1);
+    if (!video) throw notFound(mediaMessages.videoNotFound);
+    videoStores.remember(id, video.store);
+    const store = ctx.media.of(video.store);
+    // The row's stamp names the packaged playlist's version (media:rekey replaces it).
+    const version = `${id}/${rendition}/${video.updatedAt.getTime()}`;
+    const cacheKey = `${version}/${store.kind}/${sessionHash(session!)}`;
     let cached = children.get(cacheKey);
     if (!cached || cached.until <= nowMs) {
-      const text = await playlists.child(store, id, rendition, (files) =>
+      const text = await playlists.child(store, id, rendition, version, (files) =>
         segmentUrls[store.kind].uris({ store, videoId: id, rendition, files, session: session!, nowMs }),
       );
       if (text === undefined) throw notFound(mediaMessages.videoNotFound);

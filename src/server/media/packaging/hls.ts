@@ -11,7 +11,8 @@ const RUNG_MAXRATE: Record<number, number> = { 360: 900, 540: 1800, 720: 3000, 1
 
 export const PLAYLIST = 'index.m3u8';
 export const INFO_FILE = 'info.json';
-export const SEGMENT_PATTERN = /^seg_\d{5}\.ts$/;
+/** `seg_00003.ts`, or `seg_00003_k.ts` once re-keyed (a new name: old playlists keep their bytes). */
+export const SEGMENT_PATTERN = /^seg_\d{5}(?:_k)?\.ts$/;
 
 /** What the master playlist needs to list a rendition. */
 export interface RenditionInfo {

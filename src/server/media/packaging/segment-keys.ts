@@ -3,7 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { videoKeys } from '../../db/schema';
+import { videoKeys, videos } from '../../db/schema';
 import { PLAYLIST } from './hls';
 
 /** The key URI a packaged playlist names for a period; the delivery rewrites it to the key route. */
@@ -34,6 +34,10 @@ export type KeysFor = (periods: number[]) => Promise<Map<number, Buffer>>;
 export function videoKeysFor(db: Db, videoId: string): KeysFor {
   return async (periods) => {
     if (!periods.length) return new Map();
+    // A video packaged before key rotation keeps its one key as period 0, so its segments still play.
+    const [video] = await db.select({ hlsKey: videos.hlsKey }).from(videos).where(eq(videos.id, videoId));
+    if (video?.hlsKey)
+      await db.insert(videoKeys).values({ videoId, period: 0, key: video.hlsKey }).onConflictDoNothing();
     await db
       .insert(videoKeys)
       .values(periods.map((period) => ({ videoId, period, key: randomBytes(16).toString('hex') })))
@@ -61,7 +65,12 @@ export async function encryptRendition(
   dir: string,
   keysFor: KeysFor,
   rotationSeconds: number,
-  decryptWith?: (period: number) => Buffer | undefined,
+  rekey?: {
+    /** The key the segment is encrypted with now (by its old playlist's period). */
+    decryptWith: (period: number) => Buffer;
+    /** The name the re-encrypted segment gets (the original file is left as it was when it differs). */
+    rename: (file: string, period: number) => string;
+  },
 ): Promise<void> {
   const file = path.join(dir, PLAYLIST);
   const lines = (await readFile(file, 'utf8')).split('\n');
@@ -88,15 +97,15 @@ export async function encryptRendition(
   for (const segment of segments) {
     const key = keys.get(periodAt(segment.start, rotationSeconds));
     if (!key) throw new Error(`no key for the segment at ${segment.start}s`);
-    const segmentFile = path.join(dir, segment.uri);
-    let bytes = await readFile(segmentFile);
-    const oldKey = decryptWith?.(oldPeriods.get(segment.uri)!);
-    if (oldKey) {
+    let bytes = await readFile(path.join(dir, segment.uri));
+    if (rekey) {
+      const oldKey = rekey.decryptWith(oldPeriods.get(segment.uri)!);
       const decipher = createDecipheriv('aes-128-cbc', oldKey, ivOf(segment.sequence));
       bytes = Buffer.concat([decipher.update(bytes), decipher.final()]);
+      segment.uri = rekey.rename(segment.uri, periodAt(segment.start, rotationSeconds));
     }
     const cipher = createCipheriv('aes-128-cbc', key, ivOf(segment.sequence));
-    await writeFile(segmentFile, Buffer.concat([cipher.update(bytes), cipher.final()]));
+    await writeFile(path.join(dir, segment.uri), Buffer.concat([cipher.update(bytes), cipher.final()]));
   }
 
   const out: string[] = [];
@@ -105,13 +114,16 @@ export async function encryptRendition(
   for (const line of lines) {
     if (line.startsWith('#EXT-X-KEY:')) continue;
     if (line && !line.startsWith('#')) {
-      const period = periodAt(segments[index++]!.start, rotationSeconds);
+      const segment = segments[index++]!;
+      const period = periodAt(segment.start, rotationSeconds);
       if (period !== current) {
         // The #EXTINF line just written belongs after the key line.
         const extinf = out.pop()!;
         out.push(`#EXT-X-KEY:METHOD=AES-128,URI="${keyUriOf(period)}"`, extinf);
         current = period;
       }
+      out.push(segment.uri);
+      continue;
     }
     out.push(line);
   }
