@@ -81,9 +81,8 @@ test.describe('rotating keys in the real player', () => {
       );
     }
     expect(furthest).toBeLessThan(110);
-    test.info().annotations.push({
-      type: 'revoke',
-      description: `revoked at ${revokedAt.toFixed(1)} s of media, stopped at ${furthest.toFixed(1)} s`,
-    });
+    const stopped = `revoked at ${revokedAt.toFixed(1)} s of media, stopped at ${furthest.toFixed(1)} s`;
+    test.info().annotations.push({ type: 'revoke', description: stopped });
+    console.log(stopped);
   });
 });
