@@ -60,6 +60,7 @@ const Env = z.object({
   SEGMENT_DELIVERY: z.enum(['node', 'nginx', 's3']).default('node'),
   SEGMENT_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   KEY_ROTATION_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   ROLE: z.enum(['all', 'web', 'worker']).default('all'),
   SEED_DEMO: bool.optional(),
   TRUST_PROXY: bool.default(false),
@@ -114,6 +115,8 @@ export interface Config {
   segmentBaseUrl: string | undefined;
   /** Seconds of media per AES-128 key: a revoked viewer stops within this plus the player's buffer. */
   keyRotationSeconds: number;
+  /** HTTP processes sharing PORT (node:cluster); more than 1 needs PostgreSQL. */
+  webConcurrency: number;
   role: 'all' | 'web' | 'worker';
   /** Demo course, student and sample lectures on first start; on by default only for the embedded database. */
   seedDemo: boolean;
@@ -145,6 +148,10 @@ export function loadConfig(
     throw new ConfigError(`Invalid ${name}=${JSON.stringify(env[name])}: ${issue.message}`);
   }
   const e = parsed.data;
+  if (e.WEB_CONCURRENCY > 1 && !e.DATABASE_URL?.startsWith('postgres'))
+    throw new ConfigError(
+      `Invalid WEB_CONCURRENCY=${e.WEB_CONCURRENCY}: more than one process needs PostgreSQL (DATABASE_URL); the embedded database belongs to one process`,
+    );
   return Object.freeze({
     ...baseConfig(e, stdoutIsTTY),
     mediaStore: e.MEDIA_STORE,
@@ -196,6 +203,7 @@ function baseConfig(e: z.output<typeof Env>, stdoutIsTTY: boolean) {
     segmentDelivery: e.SEGMENT_DELIVERY,
     segmentBaseUrl: e.SEGMENT_BASE_URL?.replace(/\/+$/, ''),
     keyRotationSeconds: e.KEY_ROTATION_SECONDS,
+    webConcurrency: e.WEB_CONCURRENCY,
     role: e.ROLE,
     seedDemo: e.SEED_DEMO ?? e.DATABASE_URL === undefined,
     trustProxy: e.TRUST_PROXY,
