@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import { existsSync } from 'node:fs';
+import type { FastifyBaseLogger } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,10 +38,17 @@ async function primary(config: ReturnType<typeof loadConfig>): Promise<void> {
     await runner.start();
     for (const [type, everyMs] of recurringJobs) runner.every(type, everyMs);
   }
-  let stopping = false;
+  const shutdown = onShutdown(ctx.logger, async () => {
+    const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
+    await Promise.all(
+      workers.map((w) => new Promise((resolve) => (w.once('exit', resolve), w.process.kill('SIGTERM')))),
+    );
+    await runner?.stop();
+    await runtime.close();
+  });
   const fork = () => cluster.fork({ ROLE: 'web' });
   cluster.on('exit', (worker, code) => {
-    if (stopping) return;
+    if (shutdown.stopping()) return;
     ctx.logger.warn({ pid: worker.process.pid, code }, 'an HTTP process exited; starting another');
     fork();
   });
@@ -54,22 +62,6 @@ async function primary(config: ReturnType<typeof loadConfig>): Promise<void> {
     createdAdmin: admin ?? undefined,
     url: `http://${config.host}:${config.port}`,
   });
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    ctx.logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 15_000).unref();
-    const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
-    await Promise.all(
-      workers.map((w) => new Promise((resolve) => (w.once('exit', resolve), w.process.kill('SIGTERM')))),
-    );
-    await runner?.stop();
-    await runtime.close();
-    clearTimeout(force);
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
 }
 
 async function main(): Promise<void> {
@@ -118,20 +110,28 @@ async function main(): Promise<void> {
     ctx.logger.info('media worker started');
   }
 
+  onShutdown(ctx.logger, async () => {
+    await app?.close();
+    await runner?.stop();
+    await runtime.close();
+  });
+}
+
+/** On SIGTERM or SIGINT: `close` once, then exit 0 (1 when it takes over 15 s). */
+function onShutdown(logger: FastifyBaseLogger, close: () => Promise<void>): { stopping: () => boolean } {
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    ctx.logger.info({ signal }, 'shutting down');
+    logger.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 15_000).unref();
-    await app?.close();
-    await runner?.stop();
-    await runtime.close();
+    await close();
     clearTimeout(force);
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  return { stopping: () => stopping };
 }
 
 main().catch((error: unknown) => {
