@@ -49,7 +49,8 @@ export async function attachStream(
   const { default: Hls } = await import('hls.js/light');
   if (!Hls.isSupported())
     throw new Error('This browser cannot play the course videos. Please use a current browser.');
-  const hls = new Hls({ backBufferLength: 30, maxBufferLength: 30 });
+  // At most 30 s buffered ahead: a revoke stops playback within KEY_ROTATION_SECONDS + 30 s of media.
+  const hls = new Hls({ backBufferLength: 30, maxBufferLength: 30, maxMaxBufferLength: 30 });
   let recoveries = 0;
   hls.on(Hls.Events.ERROR, (_event, data) => {
     if (!data.fatal) return;
