@@ -207,6 +207,8 @@ describe('server process', () => {
           }
         };
         const pids = await waitFor(() => (workers().length === 2 ? workers() : undefined));
+        // Both listening (each logs it) before one dies: else the port closes with the last listener.
+        await waitFor(() => (server.output().split('Server listening').length > 2 ? true : undefined));
         expect(server.output()).toContain('WEB_CONCURRENCY=2: HTTP processes share port');
         const password = server.output().match(/Admin account created: admin \/ (\S+)/)?.[1];
         // A session made through one process works through the other (round robin over connections).
@@ -219,6 +221,7 @@ describe('server process', () => {
           return now.length === 2 && !now.includes(pids[0]!) ? now : undefined;
         });
         expect(replaced).toContain(pids[1]);
+        // The survivor kept the port open all along.
         expect((await fetch(`${server.url}/api/time`)).status).toBe(200);
       } finally {
         expect(await server.stop()).toBe(0);

@@ -99,7 +99,8 @@ export class JobRunner {
   async idle(timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      if (this.running.size === 0 && !(await this.hasDueWork())) return;
+      // Not while a poll is claiming: a job it just claimed is neither queued nor in `running` yet.
+      if (this.running.size === 0 && !this.polling && !(await this.hasDueWork()) && !this.polling) return;
       await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error('job runner did not become idle in time');
