@@ -99,11 +99,15 @@ export class JobRunner {
   async idle(timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      // Not while a poll is claiming: a job it just claimed is neither queued nor in `running` yet.
-      if (this.running.size === 0 && !this.polling && !(await this.hasDueWork()) && !this.polling) return;
+      // Quiet before and after the query: a job a poll is claiming is neither queued nor running yet.
+      if (this.quiet() && !(await this.hasDueWork()) && this.quiet()) return;
       await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error('job runner did not become idle in time');
+  }
+
+  private quiet(): boolean {
+    return this.running.size === 0 && !this.polling;
   }
 
   private async hasDueWork(): Promise<boolean> {
