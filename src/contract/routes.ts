@@ -8,6 +8,13 @@ import {
 } from './analytics';
 import { z } from 'zod';
 import {
+  CaptionListResponse,
+  CaptionParams,
+  CaptionSavedResponse,
+  CaptionUploadFields,
+  VideoIdParam,
+} from './captions';
+import {
   AccessHistoryResponse,
   AddStudentBody,
   AddStudentResponse,
@@ -217,6 +224,35 @@ export const routes = {
     query: AnalyticsFormatQuery,
     response: StudentAnalyticsResponse,
     download: ANALYTICS_DOWNLOADS,
+  },
+
+  // Captions (docs/CAPTIONS.md): admins attach them per video and language; viewers read them with
+  // the same access as the video.
+  'GET /api/admin/videos/:videoId/captions': {
+    auth: 'admin',
+    params: VideoIdParam,
+    response: CaptionListResponse,
+  },
+  'POST /api/admin/videos/:videoId/captions': {
+    auth: 'admin',
+    params: VideoIdParam,
+    multipart: CaptionUploadFields,
+    response: CaptionSavedResponse,
+  },
+  'DELETE /api/admin/videos/:videoId/captions/:language': {
+    auth: 'admin',
+    params: CaptionParams,
+    response: MessageResponse,
+  },
+  'GET /api/videos/:videoId/captions': {
+    auth: 'viewer',
+    params: VideoIdParam,
+    response: CaptionListResponse,
+  },
+  'GET /api/videos/:videoId/captions/:language': {
+    auth: 'viewer',
+    params: CaptionParams,
+    file: ['text/vtt'],
   },
 
   // Images.
