@@ -114,7 +114,7 @@ function CaptionUpload({ video }: { video: AdminVideo }) {
           clearable
           {...form.getInputProps('file')}
         />
-        <ServerReason reason={save.reason} />
+        <ServerReason reason={save.isError ? save.reason : null} />
         <Group justify="flex-end">
           <Button
             type="submit"
