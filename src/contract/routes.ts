@@ -58,6 +58,7 @@ import {
   UploadOffsetResponse,
   UploadStatusQuery,
 } from './media';
+import { PlaybackBody, PlaybackResponse, TraceCodeParam, TraceResponse } from './playback';
 import { ProgressBody, ProgressResponse } from './progress-schema';
 import type { RouteSpec, RouteTemplate } from './route-kit';
 import {
@@ -254,6 +255,10 @@ export const routes = {
     params: CaptionParams,
     file: ['text/vtt'],
   },
+
+  // Leak tracing (docs/CAPTIONS.md): each playback gets a code the player draws; admins look it up.
+  'POST /api/playback': { auth: 'viewer', body: PlaybackBody, response: PlaybackResponse },
+  'GET /api/admin/trace/:code': { auth: 'admin', params: TraceCodeParam, response: TraceResponse },
 
   // Images.
   'GET /thumbnails/:file': {
