@@ -1,22 +1,8 @@
-import { execFile } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { expect, test, type Page } from '@playwright/test';
 import { adminShots, adminSignIn, chooseFile, openScreen, writeTempFile } from './admin-setup';
 import { screenshots, startLectern, type Lectern } from './lectern';
+import { ocr, signInStudent as signIn } from './ocr';
 import { activateStudent, AdminApi, makeLectureClip, type CreatedStudent } from './student-setup';
-
-const run = promisify(execFile);
-
-/** Text that Debian's tesseract reads from a PNG (eng). */
-export async function ocr(png: Buffer, name: string): Promise<string> {
-  const file = path.join(tmpdir(), `lectern-ocr-${process.pid}-${name}.png`);
-  await writeFile(file, png);
-  const { stdout } = await run('tesseract', [file, 'stdout', '--psm', '11']);
-  return stdout;
-}
 
 const SRT = `1
 00:00:01,000 --> 00:00:07,000
@@ -39,13 +25,6 @@ BIENVENUE
 00:00:08.000 --> 00:00:15.000 line:10%
 LES FONCTIONS
 `;
-
-async function signIn(page: Page, lectern: Lectern, student: CreatedStudent) {
-  const res = await page.request.post(`${lectern.url}/api/signin`, {
-    data: { username: student.username, password: student.password },
-  });
-  expect(res.ok()).toBe(true);
-}
 
 const video = (page: Page) => page.locator('video');
 const currentTime = (page: Page) => video(page).evaluate((v: HTMLVideoElement) => v.currentTime);

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent, ty
 import { PLAYER_CONTROLS_HIDE_MS, PLAYER_SEEK_STEP_S, PLAYER_SPEEDS } from '../../contract/constants';
 import { cueAt } from '../../contract/webvtt';
 import { drawCue, type Captions } from './captions';
+import { drawSessionMark } from './session-mark';
 import { attachStream, mseSupported, type EngineKind } from './engine';
 import classes from './Player.module.css';
 import { PlayerControls } from './PlayerControls';
@@ -26,6 +27,8 @@ export interface VideoPlayerProps {
   onEnded?(): void;
   /** Captions to draw (from useCaptions); the CC button shows when the video has any. */
   captions?: Captions;
+  /** This playback's session code, drawn small at a moving place (docs/CAPTIONS.md "Trace a leak"). */
+  sessionCode?: string;
 }
 
 /** The control bar's height in CSS pixels: captions sit above it while it shows. */
@@ -60,6 +63,7 @@ export function VideoPlayer({
   mediaRef,
   onEnded,
   captions,
+  sessionCode,
 }: VideoPlayerProps) {
   const rootRef = useRef<HTMLDivElement>(null);
   const videoRef = useRef<HTMLVideoElement | null>(null);
@@ -77,6 +81,7 @@ export function VideoPlayer({
   const hideTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const hintId = useId();
   const captionsRef = useRef(captions);
+  const sessionCodeRef = useRef(sessionCode);
   const controlsShownRef = useRef(true);
   const [announcement, setAnnouncement] = useState('');
 
@@ -159,10 +164,11 @@ export function VideoPlayer({
       canvas,
       () => watermarkRef.current,
       (ctx, rect) => {
+        const ratio = canvas.height / Math.max(1, root.clientHeight);
+        if (sessionCodeRef.current) drawSessionMark(ctx, sessionCodeRef.current, rect, ratio, Date.now());
         const shown = captionsRef.current;
         if (!shown?.language) return;
         const cue = cueAt(shown.cues, video.currentTime);
-        const ratio = canvas.height / Math.max(1, root.clientHeight);
         const reserve = controlsShownRef.current ? CONTROLS_HEIGHT * ratio : canvas.height * 0.03;
         if (cue) drawCue(ctx, cue, rect, reserve);
       },
@@ -191,8 +197,9 @@ export function VideoPlayer({
 
   useEffect(() => {
     captionsRef.current = captions;
+    sessionCodeRef.current = sessionCode;
     rendererRef.current?.redraw();
-  }, [captions]);
+  }, [captions, sessionCode]);
 
   // State changes a screen reader user cannot see, said once in the live region.
   const captionLabel = captions?.tracks.find((t) => t.language === captions.language)?.label;
