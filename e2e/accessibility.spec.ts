@@ -1,9 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { adminSignIn } from './admin-setup';
-import { startLectern, type Lectern } from './lectern';
-import { signInStudent } from './ocr';
-import { activateStudent, AdminApi, makeLectureClip, type CreatedStudent } from './student-setup';
+import type { Lectern } from './lectern';
+import { signInStudent, startOneVideoClass } from './watch-setup';
+import type { AdminApi, CreatedStudent } from './student-setup';
 
 const WIDTHS = [
   ['desktop', 1280, 800],
@@ -53,21 +53,13 @@ test.describe('accessibility of every screen', () => {
 
   test.beforeAll(async () => {
     test.setTimeout(180_000);
-    lectern = await startLectern();
-    admin = await AdminApi.signIn(lectern);
-    const clip = await makeLectureClip(12);
-    courseId = (
-      await admin.createCourse({ name: 'Accessible Web', description: 'ARIA and focus.', coursecode: 'A11Y' })
-    )._id;
-    student = await admin.addStudent('FS24-501', 'Neha Pillai');
-    await activateStudent(lectern, student, 'Access@2026');
-    await admin.grantCourse(courseId, student.id, { days: 30 });
-    videoId = await admin.uploadVideo(clip, {
-      title: 'Focus order',
-      description: 'Tab through it.',
-      courseId,
-      rollnos: [student.rollno],
-    });
+    let students: CreatedStudent[];
+    ({ lectern, admin, courseId, videoId, students } = await startOneVideoClass({
+      course: { name: 'Accessible Web', description: 'ARIA and focus.', coursecode: 'A11Y' },
+      students: [['FS24-501', 'Neha Pillai']],
+      video: { title: 'Focus order', description: 'Tab through it.' },
+    }));
+    student = students[0]!;
     const form = new FormData();
     form.set('language', 'en');
     form.set('label', 'English');

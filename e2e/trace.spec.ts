@@ -1,9 +1,9 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { normalizeCode } from '../src/contract/playback';
 import { adminShots, adminSignIn, openScreen } from './admin-setup';
-import { startLectern, type Lectern } from './lectern';
-import { ocr, signInStudent } from './ocr';
-import { activateStudent, AdminApi, makeLectureClip, type CreatedStudent } from './student-setup';
+import type { Lectern } from './lectern';
+import { ocr, signInStudent, startOneVideoClass } from './watch-setup';
+import type { CreatedStudent } from './student-setup';
 
 /**
  * How many characters OCR got wrong in its best reading of `code` on the page: every run of 8
@@ -37,32 +37,20 @@ async function bestReading(page: Page, code: string, tries = 4): Promise<number>
 
 test.describe('leak tracing', () => {
   let lectern: Lectern;
-  let admin: AdminApi;
   let students: CreatedStudent[];
   let courseId: string;
   let videoId: string;
 
   test.beforeAll(async () => {
     test.setTimeout(180_000);
-    lectern = await startLectern();
-    admin = await AdminApi.signIn(lectern);
-    const clip = await makeLectureClip(20);
-    courseId = (await admin.createCourse({ name: 'Web Security', description: 'XSS.', coursecode: 'WSEC' }))
-      ._id;
-    students = [
-      await admin.addStudent('FS24-401', 'Ishaan Mehta'),
-      await admin.addStudent('FS24-402', 'Zara Khan'),
-    ];
-    for (const s of students) {
-      await activateStudent(lectern, s, 'Tracing@2026');
-      await admin.grantCourse(courseId, s.id, { days: 30 });
-    }
-    videoId = await admin.uploadVideo(clip, {
-      title: 'Cross-site scripting',
-      description: 'Escaping output.',
-      courseId,
-      rollnos: students.map((s) => s.rollno),
-    });
+    ({ lectern, courseId, videoId, students } = await startOneVideoClass({
+      course: { name: 'Web Security', description: 'XSS.', coursecode: 'WSEC' },
+      students: [
+        ['FS24-401', 'Ishaan Mehta'],
+        ['FS24-402', 'Zara Khan'],
+      ],
+      video: { title: 'Cross-site scripting', description: 'Escaping output.' },
+    }));
   });
   test.afterAll(async () => {
     await lectern?.stop();

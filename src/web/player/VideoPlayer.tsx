@@ -170,7 +170,7 @@ export function VideoPlayer({
         if (!shown?.language) return;
         const cue = cueAt(shown.cues, video.currentTime);
         const reserve = controlsShownRef.current ? CONTROLS_HEIGHT * ratio : canvas.height * 0.03;
-        if (cue) drawCue(ctx, cue, rect, reserve);
+        if (cue) drawCue(ctx, cue, rect, reserve, ratio);
       },
     );
     rendererRef.current = renderer;

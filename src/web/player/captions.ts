@@ -112,12 +112,19 @@ function placement(settings: string): { linePercent?: number; align: CanvasTextA
 
 /**
  * Draws a cue over the picture in `rect`: white text on a dark box, sized from the picture's
- * height, its bottom at least `reserveBottom` pixels above the canvas's bottom (the control bar).
+ * height (`pixelRatio`: canvas pixels per CSS pixel), its bottom at least `reserveBottom` pixels above the canvas's bottom (the control bar).
  */
-export function drawCue(ctx: CanvasRenderingContext2D, cue: Cue, rect: Rect, reserveBottom: number): void {
+export function drawCue(
+  ctx: CanvasRenderingContext2D,
+  cue: Cue,
+  rect: Rect,
+  reserveBottom: number,
+  pixelRatio = 1,
+): void {
   if (rect.w <= 0 || rect.h <= 0) return;
   const lines = plainCueText(cue.text).split('\n');
-  const size = Math.max(12, rect.h * 0.05);
+  // Never below 18 CSS px, however small the player.
+  const size = Math.max(18 * pixelRatio, rect.h * 0.05);
   const lineHeight = size * 1.3;
   const pad = size * 0.35;
   const { linePercent, align } = placement(cue.settings);
