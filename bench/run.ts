@@ -5,6 +5,7 @@
  */
 const scenarios: Record<string, () => Promise<{ run(): Promise<boolean> }>> = {
   streaming: () => import('./streaming'),
+  delivery: () => import('./delivery'),
   admin: () => import('./admin'),
   web: () => import('./web'),
   rush: () => import('./rush'),

@@ -147,8 +147,9 @@ test.describe('browser-side security', () => {
       'master playlist': await fetch(`${lectern.url}/stream/videos/${videoId}/master.m3u8`, {
         headers: { cookie: `token=${client.token}` },
       }),
-      'child playlist': await fetch(child),
-      'segment (fast path)': await fetch(segment),
+      // Links are bound to the session cookie: sent as the player sends them.
+      'child playlist': await fetch(child, { headers: { cookie: `token=${client.token}` } }),
+      'segment (fast path)': await fetch(segment, { headers: { cookie: `token=${client.token}` } }),
       key: await fetch(key, { headers: { cookie: `token=${client.token}` } }),
     };
     for (const [name, res] of Object.entries(answers)) {

@@ -117,6 +117,8 @@ export const AccessAction = z.enum([
   'course.revoke',
   'video.grant',
   'video.revoke',
+  /** Written by the key route when a session fetches keys faster than any player (issue 11). */
+  'video.suspected-download',
 ]);
 export type AccessAction = z.infer<typeof AccessAction>;
 

@@ -32,6 +32,7 @@ export const mediaMessages = {
   noCourseAccess: 'Your access to this course has expired or been revoked.',
   badToken: 'This playback link is invalid or has expired. Reload the page.',
   sessionMismatch: 'This playback link belongs to another session. Reload the page.',
+  tooManyKeys: 'Playback was paused: this session asked for video keys faster than a player does.',
   mediaDeleted: 'The video files were deleted.',
   deleted: 'Video files deleted.',
   deleteQueued: 'The media storage is unavailable: the video files will be deleted as soon as it is back.',

@@ -283,17 +283,15 @@ export const routes = {
   },
   'GET /stream/videos/:id/:rendition/:file': {
     auth: 'token',
-    why: 'child playlists and segments carry their own signed token (no session lookup per segment)',
+    why: 'segments carry a link signed for the session cookie (no session lookup per segment); child playlists also check the session',
     params: z.object({ id: z.string(), rendition: z.string(), file: z.string() }),
     query: z.object({ t: z.string().optional().catch(undefined) }),
     file: ['application/vnd.apple.mpegurl', 'video/mp2t'],
     fastPath: true,
   },
-  'GET /stream/videos/:id/key': {
-    auth: 'token',
-    why: 'the signed token, and the session of the same user, checked by the handler',
-    params: videoParam,
-    query: z.object({ t: z.string().optional().catch(undefined) }),
+  'GET /stream/videos/:id/keys/:period': {
+    auth: 'viewer',
+    params: z.object({ id: z.string(), period: z.string() }),
     file: ['application/octet-stream'],
   },
   'GET /stream/videos/:id/poster.jpg': { auth: 'viewer', params: videoParam, file: ['image/jpeg'] },

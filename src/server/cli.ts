@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { NewAdmin, NewStudent } from '../contract/students';
 import { initialPasswordMail } from './accounts/mails';
@@ -8,7 +9,10 @@ import { ConfigError, loadConfig } from './config';
 import type { AppContext } from './context';
 import { DatabaseInUseError } from './db/embedded-lock';
 import { HttpError, parseInput } from './errors';
+import { nginxSite } from './media/delivery/nginx-config';
+import { nginxLinkSecret } from './media/delivery/segment-urls';
 import { migrateMedia } from './media/migrate';
+import { rekeyVideo, videosToRekey } from './media/packaging/rekey';
 import { createLogger, openRuntime } from './runtime';
 
 const COMMANDS = [
@@ -16,6 +20,8 @@ const COMMANDS = [
   ['create-student', 'Add a student: --rollno R --name N --email E [--username U] [--password P]'],
   ['import-students', 'Add students from FILE.csv (header rollno,name,email[,username][,password])'],
   ['media:migrate', 'Move every video to a store: --to s3|local (copy, verify, switch, remove the old copy)'],
+  ['media:rekey', 'Re-encrypt videos packaged with one key with rotating keys (resumable; plays throughout)'],
+  ['nginx:config', 'Print the nginx site for SEGMENT_DELIVERY=nginx: [--listen 80] [--lectern HOST:PORT]'],
   ['help', 'Show this list'],
 ] as const;
 
@@ -62,6 +68,8 @@ async function run(argv: string[]): Promise<number> {
       password: { type: 'string' },
       rollno: { type: 'string' },
       to: { type: 'string' },
+      listen: { type: 'string' },
+      lectern: { type: 'string' },
     },
   });
 
@@ -111,6 +119,24 @@ async function run(argv: string[]): Promise<number> {
           console.log(
             `${report.waiting.length} still being packaged: run the command again once they are ready.`,
           );
+        return 0;
+      }
+      case 'media:rekey': {
+        const ids = await videosToRekey(ctx);
+        console.log(`${ids.length} video${ids.length === 1 ? '' : 's'} to re-key.`);
+        for (const id of ids) if (await rekeyVideo(ctx, id)) console.log(`re-keyed ${id}`);
+        console.log('Done.');
+        return 0;
+      }
+      case 'nginx:config': {
+        console.log(
+          nginxSite({
+            listen: values.listen ?? '80',
+            lectern: values.lectern ?? `${config.host}:${config.port}`,
+            videosDir: path.join(config.dataDir, 'media', 'videos'),
+            secret: nginxLinkSecret(ctx.signingKey),
+          }),
+        );
         return 0;
       }
       default:

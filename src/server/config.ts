@@ -58,7 +58,10 @@ const Env = z.object({
   PLAYBACK_SESSION_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   ADMIN_PASSWORD: z.string().min(8).optional(),
-  SEGMENT_OFFLOAD: z.enum(['none', 'nginx']).default('none'),
+  SEGMENT_DELIVERY: z.enum(['node', 'nginx', 's3']).default('node'),
+  SEGMENT_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  KEY_ROTATION_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   ROLE: z.enum(['all', 'web', 'worker']).default('all'),
   SEED_DEMO: bool.optional(),
   TRUST_PROXY: bool.default(false),
@@ -109,7 +112,14 @@ export interface Config {
   playbackSessionDays: number;
   redisUrl: string | undefined;
   adminPassword: string | undefined;
-  segmentOffload: 'none' | 'nginx';
+  /** Who serves segment bytes: `node` (Lectern), `nginx` (secure_link, local store) or `s3` (presigned). */
+  segmentDelivery: 'node' | 'nginx' | 's3';
+  /** `s3` mode: a CDN in front of the bucket; segment URLs go there instead of presigned bucket URLs. */
+  segmentBaseUrl: string | undefined;
+  /** Seconds of media per AES-128 key: a revoked viewer stops within this plus the player's buffer. */
+  keyRotationSeconds: number;
+  /** HTTP processes sharing PORT (node:cluster); more than 1 needs PostgreSQL. */
+  webConcurrency: number;
   role: 'all' | 'web' | 'worker';
   /** Demo course, student and sample lectures on first start; on by default only for the embedded database. */
   seedDemo: boolean;
@@ -141,6 +151,10 @@ export function loadConfig(
     throw new ConfigError(`Invalid ${name}=${JSON.stringify(env[name])}: ${issue.message}`);
   }
   const e = parsed.data;
+  if (e.WEB_CONCURRENCY > 1 && !e.DATABASE_URL?.startsWith('postgres'))
+    throw new ConfigError(
+      `Invalid WEB_CONCURRENCY=${e.WEB_CONCURRENCY}: more than one process needs PostgreSQL (DATABASE_URL); the embedded database belongs to one process`,
+    );
   return Object.freeze({
     ...baseConfig(e, stdoutIsTTY),
     mediaStore: e.MEDIA_STORE,
@@ -154,6 +168,7 @@ function s3Config(e: z.output<typeof Env>, env: NodeJS.ProcessEnv): Readonly<S3C
     new ConfigError(`Missing ${name}: ${why} (see README, "Media in an S3 bucket")`);
   if (!e.S3_BUCKET) {
     if (e.MEDIA_STORE === 's3') throw missing('S3_BUCKET', 'MEDIA_STORE=s3 needs a bucket');
+    if (e.SEGMENT_DELIVERY === 's3') throw missing('S3_BUCKET', 'SEGMENT_DELIVERY=s3 needs a bucket');
     return undefined;
   }
   if (!e.S3_ACCESS_KEY_ID)
@@ -189,7 +204,10 @@ function baseConfig(e: z.output<typeof Env>, stdoutIsTTY: boolean) {
     playbackSessionDays: e.PLAYBACK_SESSION_DAYS,
     redisUrl: e.REDIS_URL,
     adminPassword: e.ADMIN_PASSWORD,
-    segmentOffload: e.SEGMENT_OFFLOAD,
+    segmentDelivery: e.SEGMENT_DELIVERY,
+    segmentBaseUrl: e.SEGMENT_BASE_URL?.replace(/\/+$/, ''),
+    keyRotationSeconds: e.KEY_ROTATION_SECONDS,
+    webConcurrency: e.WEB_CONCURRENCY,
     role: e.ROLE,
     seedDemo: e.SEED_DEMO ?? e.DATABASE_URL === undefined,
     trustProxy: e.TRUST_PROXY,

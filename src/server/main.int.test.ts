@@ -1,9 +1,10 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createTestDatabase, testEngines } from '../../test/support/databases';
 import { TestClient } from '../../test/support/http-client';
 import { freePort, startServerProcess } from '../../test/support/processes';
 import { s3Env } from '../../test/support/stores';
@@ -52,6 +53,17 @@ async function startUntil(
     return { ...out };
   } finally {
     process.kill(-child.pid!, 'SIGKILL');
+  }
+}
+
+/** Polls `probe` until it answers something (10 s at most). */
+async function waitFor<T>(probe: () => T | undefined): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
@@ -161,6 +173,57 @@ describe('server process', () => {
         expect.stringMatching(/^S3_ENDPOINT=http:\/\/127.0.0.1:9: the bucket .* cannot be reached/),
       ]);
       expect(lines.join('')).not.toContain('not-the-secret');
+    },
+  );
+
+  it('refuses WEB_CONCURRENCY > 1 on the embedded database, in one line', async () => {
+    const dataDir = await tempDir('lectern-main-');
+    expect(await refusal({ DATA_DIR: dataDir, WEB_CONCURRENCY: '2' })).toEqual([
+      expect.stringMatching(/^Invalid WEB_CONCURRENCY=2: more than one process needs PostgreSQL/),
+    ]);
+  });
+
+  it.skipIf(!testEngines().includes('postgres'))(
+    'WEB_CONCURRENCY=2 on PostgreSQL: two HTTP processes share the port, one killed is replaced',
+    async () => {
+      const database = await createTestDatabase('postgres');
+      const dataDir = await tempDir('lectern-main-');
+      const server = await startServerProcess({
+        DATA_DIR: dataDir,
+        DATABASE_URL: database.url,
+        WEB_CONCURRENCY: '2',
+        OPEN_HOURS: 'always',
+        LOG_FORMAT: 'json',
+        LOG_LEVEL: 'info',
+      });
+      try {
+        const workers = (): string[] => {
+          try {
+            return execFileSync('pgrep', ['-P', String(server.child.pid)], { encoding: 'utf8' })
+              .split('\n')
+              .filter(Boolean);
+          } catch {
+            return []; // pgrep exits 1 when there is none
+          }
+        };
+        const pids = await waitFor(() => (workers().length === 2 ? workers() : undefined));
+        expect(server.output()).toContain('WEB_CONCURRENCY=2: HTTP processes share port');
+        const password = server.output().match(/Admin account created: admin \/ (\S+)/)?.[1];
+        // A session made through one process works through the other (round robin over connections).
+        const admin = new TestClient(server.url);
+        expect((await admin.post('/api/admin/login', { username: 'admin', password })).status).toBe(200);
+        for (let i = 0; i < 6; i++) expect((await admin.get('/api/admin/video/editlist')).status).toBe(200);
+        process.kill(Number(pids[0]), 'SIGKILL');
+        const replaced = await waitFor(() => {
+          const now = workers();
+          return now.length === 2 && !now.includes(pids[0]!) ? now : undefined;
+        });
+        expect(replaced).toContain(pids[1]);
+        expect((await fetch(`${server.url}/api/time`)).status).toBe(200);
+      } finally {
+        expect(await server.stop()).toBe(0);
+        await database.drop();
+      }
     },
   );
 });

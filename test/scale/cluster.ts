@@ -50,7 +50,7 @@ export interface Balancer {
 }
 
 /**
- * nginx round-robin over `nodes` (HOST:PORT), proxying as docs/nginx-offload.conf does, uploads
+ * nginx round-robin over `nodes` (HOST:PORT), proxying as the `nginx:config` site does, uploads
  * included: nothing sticks to a node (an upload's one-writer lease lives in the database). Logs the
  * upstream of each request so a test can see both nodes served.
  */

@@ -321,8 +321,7 @@ describeWhenReady('two web nodes, a worker, PostgreSQL, Redis and nginx', missin
       accessrevokedreason: 'scale test',
     });
     expect(revoke.status).toBe(200);
-    // The master playlist asks the database every time. (Segments rely on each node's access cache
-    // and stop within its minute; see docs/SCALING.md.)
+    // The master playlist and every key ask the database every time (docs/nginx-delivery.md).
     expect((await sameSession(nodes[1]!.url, sol).get(state.videoUrl!)).status).toBe(403);
     expect((await sameSession(lb!.url, sol).get(state.videoUrl!)).status).toBe(403);
     expect(

@@ -16,13 +16,20 @@ export const FUZZ_ROLES = ['anonymous', 'student', 'admin'] as const satisfies r
  * What a refused request may change, by route:
  * - a wrong one-time code counts toward the limit of five (that is the point of refusing it);
  * - a chunk at start 0 restarts its upload: the earlier partial bytes are dropped (by design, the
- *   client said it is sending the file anew) even when the new first chunk is then refused.
+ *   client said it is sending the file anew) even when the new first chunk is then refused;
  */
 const MAY_CHANGE_WHEN_REFUSED: Record<string, Allowed> = {
   'POST /api/password/reset': { tables: ['one_time_codes'] },
   'POST /stream/upload-chunk': {
     removals: { tables: ['uploads'], folders: [path.join('media', 'uploads')] },
   },
+  // - keys asked for faster than a player does are refused (429) and written to the audit log as a
+  //   suspected download; the pool's playback URLs (keys among them) go to every streamer route.
+  ...Object.fromEntries(
+    Object.keys(routes)
+      .filter((route) => route.startsWith('GET /stream/videos/:id/'))
+      .map((route) => [route, { tables: ['audit_events'] }]),
+  ),
 };
 
 /** Routes that leave work running after they answer (not awaited on purpose: forgot-password mails a code). */

@@ -14,7 +14,7 @@ const watchers: Expect = {
   revoked: 403,
   admin: 200,
 };
-/** Requests that carry the caller's own playback token: only those who opened the master have one. */
+/** Requests that carry the caller's own link (bound to their session): only those who opened the master have one. */
 const ownToken: Expect = { ...everyone(403), student: 200, admin: 200 };
 
 /** Chunked upload and finalize of a spare video (before the admin rows that name it). */
@@ -158,11 +158,16 @@ export const playbackRows: Row[] = [
         },
       },
       {
-        // Tokens are capabilities by design (native HLS sends no headers): a copied child or segment
-        // URL plays for whoever holds it until it expires; the key below still needs its owner's session.
+        // Links are bound to the session they were made for: copied to another browser or account,
+        // they are refused (and the bytes are ciphertext anyway; keys need a session that may watch).
         name: "the student's segment URL, copied",
         request: (_w, _role, state) => ({ method: 'GET', path: state.playback.student!.segment }),
-        expect: everyone(200),
+        expect: { ...everyone(403), student: 200 },
+      },
+      {
+        name: "the student's child playlist URL, copied",
+        request: (_w, _role, state) => ({ method: 'GET', path: state.playback.student!.child }),
+        expect: { ...everyone(403), student: 200 },
       },
       {
         name: 'child playlist without a token',
@@ -172,23 +177,16 @@ export const playbackRows: Row[] = [
     ],
   },
   {
-    route: 'GET /stream/videos/:id/key',
+    route: 'GET /stream/videos/:id/keys/:period',
     cases: [
       {
-        name: 'own token',
-        request: (_w, role, state) => ({
-          method: 'GET',
-          path: state.playback[role]?.key ?? withoutToken(state.playback.student!.key),
-        }),
-        expect: ownToken,
+        // The key URL carries nothing secret: each request is decided by its own session's access.
+        name: "the student's key URL, by every role",
+        request: (_w, _role, state) => ({ method: 'GET', path: state.playback.student!.key }),
+        expect: watchers,
         check: (reply) => {
           if (reply.status === 200) expect(reply.text.length).toBe(16);
         },
-      },
-      {
-        name: "the student's key URL, copied: needs the student's own session",
-        request: (_w, _role, state) => ({ method: 'GET', path: state.playback.student!.key }),
-        expect: { ...everyone(403), anonymous: 401, student: 200 },
       },
     ],
   },

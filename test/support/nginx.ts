@@ -3,21 +3,15 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { nginxSite } from '../../src/server/media/delivery/nginx-config';
 
 export const NGINX_PATH = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
-
-/** The shipped offload snippet (docs/nginx-offload.conf), so tests and the benchmark run what we document. */
-export const OFFLOAD_SNIPPET = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../docs/nginx-offload.conf',
-);
 
 export type NginxSite =
   /** nginx serving DATA_DIR/media/videos at /stream/videos/ with no checks (the benchmark's yardstick). */
   | { kind: 'static'; videosDir: string }
-  /** docs/nginx-offload.conf in front of Lectern. */
-  | { kind: 'offload'; videosDir: string; lectern: string };
+  /** The SEGMENT_DELIVERY=nginx site `npm run cli -- nginx:config` prints, in front of Lectern. */
+  | { kind: 'delivery'; videosDir: string; lectern: string; secret: string };
 
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -39,11 +33,7 @@ async function siteConfig(site: NginxSite, listen: string): Promise<string> {
     }
 }`;
   }
-  const snippet = await readFile(OFFLOAD_SNIPPET, 'utf8');
-  return snippet
-    .replaceAll('{{LECTERN}}', site.lectern)
-    .replaceAll('{{LISTEN}}', listen)
-    .replaceAll('{{VIDEOS_DIR}}', site.videosDir);
+  return nginxSite({ ...site, listen });
 }
 
 /** A throwaway nginx on a loopback port with a generated config; `stop()` ends it and removes its folder. */

@@ -25,6 +25,16 @@ export function runCli(args: string[], env: Record<string, string>): Promise<Pro
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
 }
 
+/** `npm run cli -- <args>` as a child the caller may kill; `output.text` grows as it prints. */
+export function startCli(args: string[], env: Record<string, string>) {
+  const child = spawnTs('src/server/cli.ts', args, env);
+  const output = { text: '' };
+  child.stdout?.on('data', (d) => (output.text += d));
+  child.stderr?.on('data', (d) => (output.text += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output, exited };
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

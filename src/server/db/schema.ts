@@ -170,6 +170,24 @@ export const videos = pgTable(
   (t) => [index('videos_course_idx').on(t.courseId, t.position)],
 );
 
+/**
+ * The AES-128 keys of a video's segments, one per period of KEY_ROTATION_SECONDS of media (shared by
+ * every rendition: they cut on the same grid). Kept here, never beside the segments, so the key
+ * route is one indexed read after its access check.
+ */
+export const videoKeys = pgTable(
+  'video_keys',
+  {
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    period: integer('period').notNull(),
+    /** 16 bytes, hex. */
+    key: text('key').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.videoId, t.period] })],
+);
+
 /** Per-student video access granted by an admin. */
 export const videoAccess = pgTable(
   'video_access',

@@ -11,6 +11,8 @@ declare module '../jobs/types' {
     'media.delete': { videoId: string; store: StoreKind };
     /** Removes uploads abandoned for 24 h and media files whose video no longer exists. */
     'media.purge-uploads': Record<string, never>;
+    /** Removes the single-key segments `media:rekey` replaced, once old playlists' links expired. */
+    'media.rekey-cleanup': { videoId: string; keys: string[] };
   }
 }
 

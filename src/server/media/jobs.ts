@@ -5,6 +5,7 @@ import { createMediaTools } from './ffmpeg';
 import './job-types';
 import { ladderHandler } from './packaging/ladder-job';
 import { packageVideoHandler } from './packaging/package-job';
+import { rekeyCleanupHandler } from './packaging/rekey';
 import { purgeUploadsHandler } from './upload/cleanup';
 
 export { MEDIA_TYPE_LIMITS } from './job-types';
@@ -15,6 +16,7 @@ export function mediaJobHandlers(ctx: AppContext): {
   'media.ladder': JobHandler<'media.ladder'>;
   'media.delete': JobHandler<'media.delete'>;
   'media.purge-uploads': JobHandler<'media.purge-uploads'>;
+  'media.rekey-cleanup': JobHandler<'media.rekey-cleanup'>;
 } {
   const deps = { tools: createMediaTools(ctx.config) };
   return {
@@ -22,5 +24,6 @@ export function mediaJobHandlers(ctx: AppContext): {
     'media.ladder': ladderHandler(ctx, deps),
     'media.delete': deleteMediaHandler(ctx),
     'media.purge-uploads': purgeUploadsHandler(ctx),
+    'media.rekey-cleanup': rekeyCleanupHandler(ctx),
   };
 }

@@ -1,4 +1,6 @@
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditEvents } from '../db/schema';
 import { mediaMessages } from '../../contract/media';
 import { testEngines } from '../../../test/support/databases';
 import { mediaMatrix } from '../../../test/support/stores';
@@ -6,12 +8,23 @@ import type { TestClient } from '../../../test/support/http-client';
 import { OPEN_TIME, type TestStudent } from '../../../test/support/test-server';
 import { decodeHls, makeClip, MediaTestServer, uploadVideo } from '../../../test/support/media-kit';
 
+/** A request with session `session`'s cookie (or none). */
+const get = (url: string | URL, session?: string) =>
+  fetch(url, session ? { headers: { cookie: `token=${session}` } } : {});
+
 /** A request's status, its body read to the end (an unread body would keep the connection busy). */
-async function statusOf(url: string | URL): Promise<number> {
-  const res = await fetch(url);
+async function statusOf(url: string | URL, session?: string): Promise<number> {
+  const res = await get(url, session);
   await res.arrayBuffer();
   return res.status;
 }
+
+/** The key URIs of a child playlist, resolved against the server. */
+const keyUrisOf = (playlist: string, base: string) =>
+  [...playlist.matchAll(/URI="([^"]+)"/g)].map((m) => new URL(m[1]!, base).toString());
+
+/** An MPEG-TS file has a 0x47 sync byte every 188 bytes; ciphertext does not. */
+const looksLikePlainTs = (bytes: Buffer) => [0, 188, 376, 564].every((i) => bytes[i] === 0x47);
 
 /** The URIs of a playlist, resolved against its own URL. */
 function urisOf(playlist: string, base: string): string[] {
@@ -68,21 +81,19 @@ describe.each(mediaMatrix(testEngines()))('protected HLS playback (%s, %s store)
     expect(decoded.seconds).toBeCloseTo(3, 0);
   });
 
-  it('writes a token on every child playlist, segment and key URI, and encrypts the segments', async () => {
+  it('writes a link on every child playlist and segment URI, key URIs on the key route, and encrypts the segments', async () => {
     const { master, playlist, segment } = await childAndSegment(viewer.client, lecture.url);
     expect(master.headers.get('content-type')).toContain('application/vnd.apple.mpegurl');
     expect(master.body).toMatch(/^#EXTM3U/);
     for (const uri of urisOf(master.body, media.server.url))
       expect(new URL(uri).searchParams.get('t')).toBeTruthy();
-    expect(playlist.body).toMatch(
-      /#EXT-X-KEY:METHOD=AES-128,URI="\/stream\/videos\/[0-9a-f-]{36}\/key\?t=[^"]+"/,
-    );
+    expect(playlist.body).toMatch(/#EXT-X-KEY:METHOD=AES-128,URI="\/stream\/videos\/[0-9a-f-]{36}\/keys\/0"/);
     for (const uri of urisOf(playlist.body, media.server.url))
       expect(new URL(uri).searchParams.get('t')).toBeTruthy();
-    // Without the key the bytes are noise: an MPEG-TS packet starts with 0x47 every 188 bytes.
-    const bytes = Buffer.from(await (await fetch(segment)).arrayBuffer());
+    // Without the key the bytes are noise.
+    const bytes = Buffer.from(await (await get(segment, viewer.client.token)).arrayBuffer());
     expect(bytes.length).toBeGreaterThan(1000);
-    expect([0, 188, 376].every((i) => bytes[i] === 0x47)).toBe(false);
+    expect(looksLikePlainTs(bytes)).toBe(false);
     // And the key never sits in the served folder.
     const served = await media.objects('videos/');
     expect(served.length).toBeGreaterThan(3);
@@ -117,69 +128,100 @@ describe.each(mediaMatrix(testEngines()))('protected HLS playback (%s, %s store)
     );
   });
 
-  it("refuses another video's token, a tampered token and an expired one (403)", async () => {
+  it("refuses another video's link, a tampered link and an expired one (403)", async () => {
+    const session = viewer.client.token;
     const { child, segment, token } = await childAndSegment(viewer.client, lecture.url);
     const otherChild = (await childAndSegment(viewer.client, other.url)).child;
     const swapped = new URL(otherChild);
     swapped.searchParams.set('t', token);
-    expect(await statusOf(swapped)).toBe(403);
+    expect(await statusOf(swapped, session)).toBe(403);
     const swappedSegment = new URL(segment.replace(lecture.videoId, other.videoId));
-    expect(await statusOf(swappedSegment)).toBe(403);
+    expect(await statusOf(swappedSegment, session)).toBe(403);
 
-    for (const bad of [
-      token.slice(0, -2) + (token.endsWith('A') ? 'BB' : 'AA'),
-      token.replace('.s.', '.a.'),
-      '',
-      'x.y.z.w',
-    ]) {
+    for (const bad of [token.slice(0, -2) + (token.endsWith('A') ? 'BB' : 'AA'), '', 'x.y', 'x.y.z']) {
       const url = new URL(segment);
       url.searchParams.set('t', bad);
-      expect(await statusOf(url), bad).toBe(403);
+      expect(await statusOf(url, session), bad).toBe(403);
     }
-    expect(await statusOf(child)).toBe(200);
+    expect(await statusOf(child, session)).toBe(200);
+    expect(await statusOf(segment, session)).toBe(200);
     media.server.clock.advance(6 * 3600_000 + 1000);
     try {
-      expect(await statusOf(segment)).toBe(403);
+      expect(await statusOf(segment, session)).toBe(403);
     } finally {
       media.server.clock.set(OPEN_TIME);
     }
   });
 
-  it('serves the key only with the session cookie of the same user', async () => {
+  it('binds links to the session: a copied playlist or segment link is refused elsewhere', async () => {
+    const { child, segment } = await childAndSegment(viewer.client, lecture.url);
+    // Another student who may watch the same lecture, in another browser.
+    const other = await student();
+    expect(await statusOf(child, other.client.token)).toBe(403);
+    expect(await statusOf(segment, other.client.token)).toBe(403);
+    expect(await statusOf(segment)).toBe(403);
+    expect(await statusOf(child)).toBe(403);
+  });
+
+  it('serves keys only to a session that may watch, checking access on every request', async () => {
     const { playlist } = await childAndSegment(viewer.client, lecture.url);
-    const keyUrl = new URL(/URI="([^"]+)"/.exec(playlist.body)![1]!, media.server.url).toString();
+    const keyUrl = keyUrisOf(playlist.body, media.server.url)[0]!;
     expect(await statusOf(keyUrl)).toBe(401);
-    const someoneElse = await student();
-    expect((await someoneElse.client.get(keyUrl)).status).toBe(403);
-    const res = await fetch(keyUrl, { headers: { cookie: `token=${viewer.client.token}` } });
+    const outsider = await media.server.studentClient();
+    expect((await outsider.client.get(keyUrl)).status).toBe(403);
+    const res = await get(keyUrl, viewer.client.token);
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('private, no-store');
     expect((await res.arrayBuffer()).byteLength).toBe(16);
+    expect(await statusOf(keyUrl.replace(/keys\/0$/, 'keys/99'), viewer.client.token)).toBe(404);
   });
 
-  it('stops playback within the access cache window after a revoke', async () => {
+  it('refuses the very next key after a revoke; the segments it already has stay ciphertext', async () => {
     const s = await student();
-    const { segment } = await childAndSegment(s.client, lecture.url);
-    expect(await statusOf(segment)).toBe(200);
+    const { playlist, segment } = await childAndSegment(s.client, lecture.url);
+    const keyUrl = keyUrisOf(playlist.body, media.server.url)[0]!;
+    expect(await statusOf(keyUrl, s.client.token)).toBe(200);
     await media.revokeCourse(s.student.id, courseId);
-    expect((await s.client.get(lecture.url)).status).toBe(403); // new playback: refused at once
-    expect(await statusOf(segment)).toBe(200); // running playback: cached decision, under a minute old
-    media.server.clock.advance(61_000);
-    try {
-      expect(await statusOf(segment)).toBe(403);
-    } finally {
-      media.server.clock.set(OPEN_TIME);
-    }
+    expect(await statusOf(keyUrl, s.client.token)).toBe(403);
+    expect((await s.client.get(lecture.url)).status).toBe(403);
+    const bytes = Buffer.from(await (await get(segment, s.client.token)).arrayBuffer());
+    expect(looksLikePlainTs(bytes)).toBe(false);
   });
 
-  it('closes for students outside opening hours (503) but not for admins', async () => {
-    const { segment } = await childAndSegment(viewer.client, lecture.url);
+  it('refuses keys to a session asking faster than any player and writes a suspected download to the audit log', async () => {
+    const s = await student();
+    const { playlist } = await childAndSegment(s.client, lecture.url);
+    const keyUrl = keyUrisOf(playlist.body, media.server.url)[0]!;
+    const statuses: number[] = [];
+    for (let i = 0; i < 40 && !statuses.includes(429); i++)
+      statuses.push(await statusOf(keyUrl, s.client.token));
+    // KEY_ROTATION_SECONDS=60: a 2x player needs 2 keys a minute; seeks add a few.
+    expect(statuses.indexOf(429)).toBeGreaterThanOrEqual(8);
+    expect(statuses.indexOf(429)).toBeLessThanOrEqual(12);
+    const refused = await get(keyUrl, s.client.token);
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).message).toBe(mediaMessages.tooManyKeys);
+    const rows = await media.server.ctx.db
+      .select()
+      .from(auditEvents)
+      .where(
+        and(eq(auditEvents.studentId, s.student.id), eq(auditEvents.action, 'video.suspected-download')),
+      );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.videoId).toBe(lecture.videoId);
+    // Other sessions are not affected.
+    expect(await statusOf(keyUrl, viewer.client.token)).toBe(200);
+  });
+
+  it('closes for students outside opening hours (503, keys too) but not for admins', async () => {
+    const { playlist } = await childAndSegment(viewer.client, lecture.url);
+    const keyUrl = keyUrisOf(playlist.body, media.server.url)[0]!;
     media.server.clock.set('2026-03-02T17:00:00.000Z'); // 22:30 in Asia/Kolkata
     try {
       const res = await viewer.client.get(lecture.url);
       expect(res.status).toBe(503);
       expect(res.body.opensAt).toBeTruthy();
-      expect(await statusOf(segment)).toBe(403);
+      expect(await statusOf(keyUrl, viewer.client.token)).toBe(503);
       expect((await admin.get(lecture.url)).status).toBe(200);
     } finally {
       media.server.clock.set(OPEN_TIME);
@@ -190,17 +232,19 @@ describe.each(mediaMatrix(testEngines()))('protected HLS playback (%s, %s store)
     const { master, playlist, segment } = await childAndSegment(viewer.client, lecture.url);
     expect(master.headers.get('cache-control')).toBe('private, no-cache');
     expect(playlist.headers.get('cache-control')).toBe('private, no-cache');
-    const full = await fetch(segment);
+    const session = viewer.client.token;
+    const full = await get(segment, session);
     expect(full.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(full.headers.get('accept-ranges')).toBe('bytes');
     const whole = Buffer.from(await full.arrayBuffer());
-    const part = await fetch(segment, { headers: { range: 'bytes=100-299' } });
+    const withRange = (range: string) => fetch(segment, { headers: { range, cookie: `token=${session}` } });
+    const part = await withRange('bytes=100-299');
     expect(part.status).toBe(206);
     expect(part.headers.get('content-range')).toBe(`bytes 100-299/${whole.length}`);
     expect(Buffer.from(await part.arrayBuffer()).equals(whole.subarray(100, 300))).toBe(true);
-    const tail = await fetch(segment, { headers: { range: 'bytes=-10' } });
+    const tail = await withRange('bytes=-10');
     expect(Buffer.from(await tail.arrayBuffer()).equals(whole.subarray(-10))).toBe(true);
-    const beyond = await fetch(segment, { headers: { range: `bytes=${whole.length}-` } });
+    const beyond = await withRange(`bytes=${whole.length}-`);
     await beyond.arrayBuffer();
     expect(beyond.status).toBe(416);
     expect(beyond.headers.get('content-range')).toBe(`bytes */${whole.length}`);

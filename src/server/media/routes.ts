@@ -4,14 +4,13 @@ import { mediaMessages } from '../../contract/media';
 import type { AppContext } from '../context';
 import { registerRoutes } from '../http/route-table';
 import type { Auth } from '../plugins/auth';
-import { openingState } from '../plugins/opening-hours';
-import { decideWatch } from '../videos/access';
 import { deleteVideoMedia } from './delete-media';
-import { AccessCache } from './delivery/access-cache';
+import { KeyRateLimit } from './delivery/key-limit';
 import { PlaylistStore } from './delivery/playlists';
 import { installFastPath, segmentFastPath } from './delivery/fast-path';
-import { deliveryRoutes, OFFLOAD_PREFIX, SEGMENT_CACHE } from './delivery/routes';
-import { playbackTokens, type PlaybackGrant } from './delivery/tokens';
+import { deliveryRoutes, SEGMENT_CACHE } from './delivery/routes';
+import { segmentUrlsFor } from './delivery/segment-urls';
+import { playbackTokens } from './delivery/tokens';
 import { createMediaTools } from './ffmpeg';
 import { VideoStoreCache } from './delivery/video-stores';
 import { multipartOptions, uploadRoutes } from './upload/routes';
@@ -22,8 +21,6 @@ export interface StreamRouteOptions {
   auth: Auth;
   /** Wakes this process's job runner after packaging was queued; a no-op when jobs run elsewhere. */
   wakeJobs?: () => void;
-  /** Overrides the access cache's lifetime (tests). */
-  accessTtlMs?: number;
 }
 
 /** The streamer (base /stream): chunked upload, finalize, protected HLS playback and delete. */
@@ -35,28 +32,6 @@ export const streamRoutes: FastifyPluginAsync<StreamRouteOptions> = async (app, 
   if (ctx.dbKind === 'pglite') await store.releaseAllLeases();
   const playlists = new PlaylistStore();
   const videoStores = new VideoStoreCache(ctx);
-  const keys = new Map<string, Buffer>();
-
-  // Student decisions end at closing time at the latest; admins may always watch what exists.
-  const decide = async (videoId: string, grant: PlaybackGrant) => {
-    const now = ctx.clock.now();
-    let validUntil: number | undefined;
-    if (grant.role === 'student') {
-      const state = openingState(now, ctx.config.openHours, ctx.config.openTimeZone);
-      if (!state.open) return { allowed: false, validUntil: state.opensAt?.getTime() };
-      validUntil = state.closesAt?.getTime();
-    }
-    const decision = await decideWatch(
-      ctx.db,
-      { id: grant.userId, role: grant.role },
-      videoId,
-      now,
-      ctx.config.openTimeZone,
-    );
-    return { allowed: decision === 'allowed', validUntil };
-  };
-  const access = new AccessCache(decide, ctx.clock, ctx.logger, options.accessTtlMs);
-
   const tokens = playbackTokens(ctx.signingKey);
   installFastPath(
     app.server,
@@ -64,24 +39,28 @@ export const streamRoutes: FastifyPluginAsync<StreamRouteOptions> = async (app, 
       stores: ctx.media,
       videoStores,
       tokens,
-      access,
       now: () => ctx.clock.now().getTime(),
-      offloadPrefix: ctx.config.segmentOffload === 'nginx' ? OFFLOAD_PREFIX : undefined,
       cacheControl: SEGMENT_CACHE,
     }),
   );
 
   await app.register(multipart, multipartOptions);
   uploadRoutes(app, { ctx, auth, store, tools, wakeJobs: options.wakeJobs ?? (() => {}) });
-  deliveryRoutes(app, { ctx, auth, videoStores, tokens, access, playlists, keys });
+  deliveryRoutes(app, {
+    ctx,
+    auth,
+    videoStores,
+    tokens,
+    playlists,
+    segmentUrls: segmentUrlsFor(ctx.config, tokens, ctx.signingKey),
+    keyLimit: new KeyRateLimit(ctx.config.keyRotationSeconds),
+  });
 
   registerRoutes(app, auth, {
     'DELETE /stream/videos/:id': async ({ params: { id: videoId }, reply }) => {
       const outcome = await deleteVideoMedia(ctx, videoId);
-      access.forgetVideo(videoId);
       playlists.forgetVideo(videoId);
       videoStores.forget(videoId);
-      keys.delete(videoId);
       // The store was away: the files go by a job once it is back (nothing plays meanwhile).
       if (outcome === 'queued') return reply.status(202).send({ message: mediaMessages.deleteQueued });
       return { message: mediaMessages.deleted };

@@ -24,7 +24,7 @@ function renderPlayer(props: Partial<Parameters<typeof VideoPlayer>[0]> = {}) {
 }
 
 describe('VideoPlayer', () => {
-  it('streams natively where the browser plays HLS and never shows the <video> itself', async () => {
+  it('streams natively where the browser has no Media Source Extensions and never shows the <video> itself', async () => {
     const { video, player } = renderPlayer();
     await vi.waitFor(() => expect(player).toHaveAttribute('data-engine', 'native'));
     expect(video.getAttribute('src')).toBe('/stream/videos/v1/master.m3u8');

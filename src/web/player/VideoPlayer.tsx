@@ -5,7 +5,7 @@ import { PLAYER_CONTROLS_HIDE_MS, PLAYER_SEEK_STEP_S, PLAYER_SPEEDS } from '../.
 import { cueAt } from '../../contract/webvtt';
 import { drawCue, type Captions } from './captions';
 import { drawSessionMark } from './session-mark';
-import { attachStream, mseSupported, type EngineKind } from './engine';
+import { attachStream, type EngineKind } from './engine';
 import classes from './Player.module.css';
 import { PlayerControls } from './PlayerControls';
 import { startRenderer, type Renderer } from './renderer';
@@ -93,13 +93,12 @@ export function VideoPlayer({
     [mediaRef],
   );
 
-  // Attach the stream; native HLS that fails before its first frame falls back to hls.js.
+  // Attach the stream (hls.js, or native HLS where there is no MSE; see engine.ts).
   useEffect(() => {
     const video = videoRef.current;
     if (!video) return;
     let cancelled = false;
     let detach: (() => void) | undefined;
-    let gotFrame = false;
     const explain = async () => {
       // The media element hides HTTP details: ask the server why (no access, still processing…).
       try {
@@ -114,9 +113,9 @@ export function VideoPlayer({
       const reason = await explain();
       if (!cancelled) setError(reason ?? 'This video could not be played.');
     };
-    const start = async (forceHlsJs: boolean) => {
+    const start = async () => {
       try {
-        const attached = await attachStream(video, src, { forceHlsJs, onFatal: () => void fail() });
+        const attached = await attachStream(video, src, { onFatal: () => void fail() });
         if (cancelled) return attached.destroy();
         detach = attached.destroy;
         setEngine(attached.kind);
@@ -126,23 +125,16 @@ export function VideoPlayer({
       }
     };
     const onLoaded = () => {
-      gotFrame = true;
       if (startAt > 0 && startAt < video.duration - 1) video.currentTime = startAt;
     };
     const onError = () => {
       if (cancelled || !video.error) return;
-      if (!gotFrame && video.getAttribute('src') === src && mseSupported()) {
-        detach?.();
-        detach = undefined;
-        void start(true);
-      } else {
-        void fail();
-      }
+      void fail();
     };
     video.addEventListener('loadedmetadata', onLoaded, { once: true });
     video.addEventListener('error', onError);
     setError(null);
-    void start(false);
+    void start();
     return () => {
       cancelled = true;
       video.removeEventListener('loadedmetadata', onLoaded);

@@ -19,15 +19,16 @@ export function mseSupported(): boolean {
 }
 
 export interface AttachOptions {
-  /** Skip native HLS (used after native playback failed before its first frame). */
-  forceHlsJs?: boolean;
   /** A fatal playback error hls.js could not recover from. */
   onFatal(message: string): void;
 }
 
 /**
- * Plays `url` in `video`: natively where the browser supports HLS, else with hls.js, whose chunk
- * is only loaded here. The stream's requests carry the session cookie (same origin); the child
+ * Plays `url` in `video` with hls.js wherever Media Source Extensions exist (its chunk is only
+ * loaded here), natively only where they do not (older iPhones). hls.js first, even where the
+ * browser plays HLS itself (Safari, Chromium 14x+): only hls.js bounds the forward buffer, which
+ * bounds how long a revoked student keeps watching, and Chromium's native HLS was seen to ignore
+ * a pause for seconds. The stream's requests carry the session cookie (same origin); the child
  * playlists and segments carry their own tokens.
  */
 export async function attachStream(
@@ -35,7 +36,7 @@ export async function attachStream(
   url: string,
   options: AttachOptions,
 ): Promise<AttachedStream> {
-  if (!options.forceHlsJs && nativeHlsSupported(video)) {
+  if (!mseSupported() && nativeHlsSupported(video)) {
     video.src = url;
     return {
       kind: 'native',
@@ -48,7 +49,8 @@ export async function attachStream(
   const { default: Hls } = await import('hls.js/light');
   if (!Hls.isSupported())
     throw new Error('This browser cannot play the course videos. Please use a current browser.');
-  const hls = new Hls({ backBufferLength: 30, maxBufferLength: 30 });
+  // At most 30 s buffered ahead: a revoke stops playback within KEY_ROTATION_SECONDS + 30 s of media.
+  const hls = new Hls({ backBufferLength: 30, maxBufferLength: 30, maxMaxBufferLength: 30 });
   let recoveries = 0;
   hls.on(Hls.Events.ERROR, (_event, data) => {
     if (!data.fatal) return;

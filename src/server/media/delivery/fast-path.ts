@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { mediaMessages } from '../../../contract/media';
 import { mediaKeys, StoreUnavailableError, type MediaStores } from '../store';
-import type { AccessCache } from './access-cache';
+import { SESSION_COOKIE } from '../../../contract/constants';
 import type { PlaybackTokens } from './tokens';
 import type { VideoStoreCache } from './video-stores';
 
@@ -15,7 +15,7 @@ const SECURITY_HEADERS = {
 };
 
 const SEGMENT_URL =
-  /^\/stream\/videos\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/(v\d{2,4})\/(seg_\d{5}\.ts)\?t=([\w.-]{1,120})$/;
+  /^\/stream\/videos\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/(v\d{2,4})\/(seg_\d{5}(?:_k)?\.ts)\?t=([\w.-]{1,120})$/;
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -23,10 +23,7 @@ export interface FastPathDeps {
   stores: Pick<MediaStores, 'of'>;
   videoStores: VideoStoreCache;
   tokens: PlaybackTokens;
-  access: AccessCache;
   now: () => number;
-  /** nginx internal prefix when segments are offloaded, else undefined (local store only). */
-  offloadPrefix: string | undefined;
   cacheControl: string;
 }
 
@@ -46,13 +43,23 @@ function sendJson(
   res.end(body);
 }
 
+const COOKIE = new RegExp(`(?:^|;\\s*)${SESSION_COOKIE}=([^;]*)`);
+
+/** The session token of a raw request, as `readToken` finds it (Bearer header, else the cookie). */
+function sessionOf(req: IncomingMessage): string | undefined {
+  const header = req.headers.authorization;
+  if (header?.startsWith('Bearer ')) return header.slice(7).trim() || undefined;
+  const m = COOKIE.exec(req.headers.cookie ?? '');
+  return m?.[1] ? decodeURIComponent(m[1]) : undefined;
+}
+
 /**
- * Serves an authorized segment straight from Node's `request` event, before Fastify's routing and
- * hooks: a regex, an HMAC and two map lookups (access, store), then the object's bytes (from the
- * disk or the bucket) or X-Accel-Redirect. At 1.4 MB a segment this is what keeps Lectern near a
- * plain `http` + `fs` server. Anything else (a bad or expired token, a cache miss that needs the
- * database, a refusal, an odd URL, a segment missing from the remembered store) goes to `fallback`,
- * the Fastify route, which gives the same answers with full error handling.
+ * Serves a segment straight from Node's `request` event, before Fastify's routing and hooks: a
+ * regex, an HMAC over the link and the session cookie, a map lookup (which store), then the object's
+ * bytes. No database: the link carries the access decision for its lifetime and the keys (checked
+ * on every request) carry the revocation. Anything else (a bad or expired link, an odd URL, a
+ * segment missing from the remembered store) goes to `fallback`, the Fastify route, which gives the
+ * same answers with full error handling.
  */
 export function segmentFastPath(deps: FastPathDeps) {
   return (req: IncomingMessage, res: ServerResponse, fallback: Handler): boolean => {
@@ -62,20 +69,9 @@ export function segmentFastPath(deps: FastPathDeps) {
     const m = SEGMENT_URL.exec(url);
     if (!m) return false;
     const [, videoId, rendition, file, token] = m as unknown as [string, string, string, string, string];
-    const grant = deps.tokens.verify(videoId, token, deps.now());
-    if (!grant || deps.access.peek(videoId, grant) !== true) return false;
+    if (!deps.tokens.verify(videoId, token, sessionOf(req), deps.now())) return false;
     const kind = deps.videoStores.peek(videoId);
     if (!kind) return false;
-    if (deps.offloadPrefix && kind === 'local') {
-      res.writeHead(200, {
-        ...SECURITY_HEADERS,
-        'x-accel-redirect': `${deps.offloadPrefix}/${videoId}/${rendition}/${file}`,
-        'cache-control': deps.cacheControl,
-        'content-length': 0,
-      });
-      res.end();
-      return true;
-    }
     deps.stores
       .of(kind)
       .read(mediaKeys.videoFile(videoId, rendition, file), req.headers.range)

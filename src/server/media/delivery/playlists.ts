@@ -1,14 +1,21 @@
 import { mediaKeys, readText, renditionName, type MediaStore } from '../store';
 import { INFO_FILE, PLAYLIST, type RenditionInfo } from '../packaging/hls';
+import { periodOfKeyUri } from '../packaging/segment-keys';
 
 const MAX_CACHED = 2_000;
 
-/** A child playlist split around the places a token goes, so answering one is a join. */
+/** A child playlist split around its URIs, so answering one is a join. */
 interface Template {
-  /** Text pieces; between piece i and i+1 goes the token (for segment URIs) or the key URI. */
+  /** Text pieces; between piece i and i+1 goes slot i's URI. */
   pieces: string[];
-  slots: ('segment' | 'key')[];
+  /** A segment's file name, or the period of a key. */
+  slots: ({ segment: string } | { period: number })[];
+  /** The segment file names, in order. */
+  files: string[];
 }
+
+/** Where the player asks for key `period` of a video (the key route: session and access checked). */
+export const keyRoute = (videoId: string, period: number) => `/stream/videos/${videoId}/keys/${period}`;
 
 /** Packaged playlists and rendition descriptions never change once moved into place: keep them in memory. */
 export class PlaylistStore {
@@ -29,19 +36,22 @@ export class PlaylistStore {
     return `${lines.join('\n')}\n`;
   }
 
-  /** A rendition's playlist with `token` on every segment URI and the key URI pointing at the key route. */
+  /** A rendition's playlist (`version`: cached under it) with `links(files)` as its segment URIs and the key URIs on the key route. */
   async child(
     store: MediaStore,
     videoId: string,
     rendition: string,
-    token: string,
+    version: string,
+    links: (files: string[]) => Promise<string[]>,
   ): Promise<string | undefined> {
-    const template = await this.template(store, videoId, rendition);
+    const template = await this.template(store, videoId, rendition, version);
     if (!template) return undefined;
-    const keyUri = `/stream/videos/${videoId}/key?t=${token}`;
+    const uris = await links(template.files);
     let out = template.pieces[0]!;
+    let segment = 0;
     for (let i = 0; i < template.slots.length; i++) {
-      out += (template.slots[i] === 'key' ? keyUri : `?t=${token}`) + template.pieces[i + 1]!;
+      const slot = template.slots[i]!;
+      out += ('period' in slot ? keyRoute(videoId, slot.period) : uris[segment++]!) + template.pieces[i + 1]!;
     }
     return out;
   }
@@ -68,8 +78,9 @@ export class PlaylistStore {
     store: MediaStore,
     videoId: string,
     rendition: string,
+    version: string,
   ): Promise<Template | undefined> {
-    const key = `${videoId}/${rendition}`;
+    const key = `${videoId}/${version}`;
     let template = this.templates.get(key);
     if (!template) {
       const text = await readText(store, mediaKeys.videoFile(videoId, rendition, PLAYLIST));
@@ -82,28 +93,28 @@ export class PlaylistStore {
 }
 
 function parseTemplate(text: string): Template {
-  const pieces: string[] = [];
-  const slots: Template['slots'] = [];
+  const template: Template = { pieces: [], slots: [], files: [] };
   let current = '';
   for (const line of text.split('\n')) {
     if (line.startsWith('#EXT-X-KEY:')) {
-      const m = /^(.*URI=")[^"]*(".*)$/.exec(line);
+      const m = /^(.*URI=")([^"]*)(".*)$/.exec(line);
       if (m) {
-        pieces.push(current + m[1]);
-        slots.push('key');
-        current = `${m[2]}\n`;
+        template.pieces.push(current + m[1]);
+        template.slots.push({ period: periodOfKeyUri(m[2]!) });
+        current = `${m[3]}\n`;
         continue;
       }
     } else if (line && !line.startsWith('#')) {
-      pieces.push(current + line);
-      slots.push('segment');
+      template.pieces.push(current);
+      template.slots.push({ segment: line });
+      template.files.push(line);
       current = '\n';
       continue;
     }
     if (line) current += `${line}\n`;
   }
-  pieces.push(current);
-  return { pieces, slots };
+  template.pieces.push(current);
+  return template;
 }
 
 function remember<T>(map: Map<string, T>, key: string, value: T): void {

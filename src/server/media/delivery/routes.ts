@@ -1,18 +1,21 @@
-import { eq } from 'drizzle-orm';
+import { createHash } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { mediaMessages } from '../../../contract/media';
 import type { SessionUser } from '../../accounts/sessions';
+import { recordAccessEvents } from '../../audit/events';
 import type { AppContext } from '../../context';
-import { videos } from '../../db/schema';
-import { conflict, forbidden, notFound, unauthorized, unavailable } from '../../errors';
+import { videoKeys, videos } from '../../db/schema';
+import { conflict, forbidden, notFound, tooManyRequests, unavailable } from '../../errors';
 import { registerRoutes } from '../../http/route-table';
-import type { Auth } from '../../plugins/auth';
+import { readToken, type Auth } from '../../plugins/auth';
 import { closedMessage, openingState } from '../../plugins/opening-hours';
 import { decideWatch } from '../../videos/access';
 import { PLAYLIST, SEGMENT_PATTERN } from '../packaging/hls';
 import { mediaKeys, UUID_PATTERN, type MediaStore } from '../store';
-import type { AccessCache } from './access-cache';
+import type { KeyRateLimit } from './key-limit';
 import type { PlaylistStore } from './playlists';
+import type { SegmentUrls } from './segment-urls';
 import { sendObject } from './send-file';
 import type { PlaybackTokens } from './tokens';
 import type { VideoStoreCache } from './video-stores';
@@ -22,24 +25,27 @@ export interface DeliveryDeps {
   auth: Auth;
   videoStores: VideoStoreCache;
   tokens: PlaybackTokens;
-  access: AccessCache;
   playlists: PlaylistStore;
-  keys: Map<string, Buffer>;
+  segmentUrls: Record<MediaStore['kind'], SegmentUrls>;
+  keyLimit: KeyRateLimit;
 }
-
-/** nginx's internal location for offloaded segments (docs/nginx-offload.md). */
-export const OFFLOAD_PREFIX = '/_lectern_media';
 
 const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
 const PRIVATE_PLAYLIST = 'private, no-cache';
 /** Segments are encrypted: useless without the key, so any cache may keep them for good. */
 export const SEGMENT_CACHE = 'public, max-age=31536000, immutable';
 const RENDITION = /^v\d{2,4}$/;
+const PERIOD = /^\d{1,6}$/;
+/** A child playlist (its links signed for one session) is reused this long: presigning is not free. */
+const CHILD_REUSE_MS = 5 * 60_000;
+const MAX_CHILDREN = 20_000;
 
-/** Master playlist, child playlists, segments, key and poster under /stream/videos/:id. */
+const sessionHash = (session: string) => createHash('sha256').update(session).digest('base64url');
+
+/** Master playlist, child playlists, segments, keys and poster under /stream/videos/:id. */
 export function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): void {
-  const { ctx, auth, videoStores, tokens, access, playlists } = deps;
-  const offload = ctx.config.segmentOffload === 'nginx';
+  const { ctx, auth, videoStores, tokens, playlists, segmentUrls, keyLimit } = deps;
+  const children = new Map<string, { text: string; until: number }>();
 
   /** The store of a video as its row says now (the fast path's cached answer may be older). */
   async function storeOf(videoId: string): Promise<MediaStore> {
@@ -56,14 +62,27 @@ export function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): void {
     if (decision === 'no-video-access') throw forbidden(mediaMessages.noVideoAccess);
   }
 
+  /** The full check of every playlist and key request: opening hours for students (503), then access. */
+  async function requirePlayback(user: SessionUser, videoId: string): Promise<void> {
+    if (user.role === 'student') {
+      const state = openingState(ctx.clock.now(), ctx.config.openHours, ctx.config.openTimeZone);
+      if (!state.open) {
+        throw unavailable(closedMessage(state, ctx.config.productName), {
+          opensAt: state.opensAt?.toISOString() ?? null,
+        });
+      }
+    }
+    await requireWatch(user, videoId);
+  }
+
   registerRoutes(app, auth, {
     // The session comes from the table's `viewer` guard (a full session, 401/403 otherwise).
-    'GET /stream/videos/:id/master.m3u8': ({ session, params, reply }) =>
-      master(session.user, params.id, reply),
+    'GET /stream/videos/:id/master.m3u8': ({ session, params, request, reply }) =>
+      master(session.user, params.id, request, reply),
     'GET /stream/videos/:id/:rendition/:file': ({ params, query, request, reply }) =>
       childOrSegment(params, query.t, request, reply),
-    'GET /stream/videos/:id/key': ({ params, query, request, reply }) =>
-      key(params.id, query.t, request, reply),
+    'GET /stream/videos/:id/keys/:period': ({ session, params, request, reply }) =>
+      key(session.user, params.id, params.period, request, reply),
     'GET /stream/videos/:id/poster.jpg': async ({ session, params, request, reply }) => {
       await requireWatch(session.user, params.id);
       return sendObject(request, reply, await storeOf(params.id), mediaKeys.poster(params.id), {
@@ -73,19 +92,8 @@ export function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): void {
     },
   });
 
-  /** For students the opening hours first (503 outside them), then the access rule. */
-  async function master(user: SessionUser, videoId: string, reply: FastifyReply) {
-    let validUntil: number | undefined;
-    if (user.role === 'student') {
-      const state = openingState(ctx.clock.now(), ctx.config.openHours, ctx.config.openTimeZone);
-      if (!state.open) {
-        throw unavailable(closedMessage(state, ctx.config.productName), {
-          opensAt: state.opensAt?.toISOString() ?? null,
-        });
-      }
-      validUntil = state.closesAt?.getTime();
-    }
-    await requireWatch(user, videoId);
+  async function master(user: SessionUser, videoId: string, request: FastifyRequest, reply: FastifyReply) {
+    await requirePlayback(user, videoId);
     const [video] = await ctx.db
       .select({ status: videos.status, renditions: videos.renditions, store: videos.store })
       .from(videos)
@@ -94,14 +102,17 @@ export function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): void {
     if (!video) throw notFound(mediaMessages.videoNotFound);
     if (video.status === 'processing') throw conflict(mediaMessages.stillProcessing);
     if (video.status !== 'ready' || !video.renditions.length) throw conflict(mediaMessages.processingFailed);
-    access.remember(videoId, user.id, { allowed: true, validUntil });
     videoStores.remember(videoId, video.store);
-    const token = tokens.sign(videoId, { userId: user.id, role: user.role }, ctx.clock.now().getTime());
+    const token = tokens.sign(videoId, readToken(request)!, ctx.clock.now().getTime());
     const body = await playlists.master(ctx.media.of(video.store), videoId, video.renditions, token);
     return reply.type(PLAYLIST_TYPE).header('cache-control', PRIVATE_PLAYLIST).send(body);
   }
 
-  /** The hot path: a token check and a cache lookup, no database, then the file. */
+  /**
+   * A child playlist: the session, its link from the master playlist and the full access check,
+   * then segment links for that session. A segment that reached Fastify (the fast path declined
+   * it): a link check and the file, or the same 403 the fast path would have led to.
+   */
   async function childOrSegment(
     { id, rendition, file }: { id: string; rendition: string; file: string },
     token: string | undefined,
@@ -112,52 +123,92 @@ export function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): void {
     if (!RENDITION.test(rendition) || !(isPlaylist || SEGMENT_PATTERN.test(file)) || !UUID_PATTERN.test(id)) {
       throw notFound(mediaMessages.videoNotFound);
     }
-    const grant = tokens.verify(id, token, ctx.clock.now().getTime());
-    if (!grant) throw forbidden(mediaMessages.badToken);
-    if (!(await access.check(id, grant))) throw forbidden(mediaMessages.noVideoAccess);
-    const store = await storeOf(id);
-    if (isPlaylist) {
-      const text = await playlists.child(store, id, rendition, token!);
+    const session = readToken(request);
+    const nowMs = ctx.clock.now().getTime();
+    if (!tokens.verify(id, token, session, nowMs)) throw forbidden(mediaMessages.badToken);
+    if (!isPlaylist) {
+      return sendObject(request, reply, await storeOf(id), mediaKeys.videoFile(id, rendition, file), {
+        contentType: 'video/mp2t',
+        cacheControl: SEGMENT_CACHE,
+      });
+    }
+    const { user } = await auth.guard('viewer')!(request);
+    await requirePlayback(user, id);
+    const [video] = await ctx.db
+      .select({ store: videos.store, updatedAt: videos.updatedAt })
+      .from(videos)
+      .where(eq(videos.id, id))
+      .limit(1);
+    if (!video) throw notFound(mediaMessages.videoNotFound);
+    videoStores.remember(id, video.store);
+    const store = ctx.media.of(video.store);
+    // The row's stamp names the packaged playlist's version (media:rekey replaces it).
+    const version = `${id}/${rendition}/${video.updatedAt.getTime()}`;
+    const cacheKey = `${version}/${store.kind}/${sessionHash(session!)}`;
+    let cached = children.get(cacheKey);
+    if (!cached || cached.until <= nowMs) {
+      const text = await playlists.child(store, id, rendition, version, (files) =>
+        segmentUrls[store.kind].uris({ store, videoId: id, rendition, files, session: session!, nowMs }),
+      );
       if (text === undefined) throw notFound(mediaMessages.videoNotFound);
-      return reply.type(PLAYLIST_TYPE).header('cache-control', PRIVATE_PLAYLIST).send(text);
+      if (children.size >= MAX_CHILDREN) children.clear();
+      children.set(cacheKey, (cached = { text, until: nowMs + CHILD_REUSE_MS }));
     }
-    if (offload && store.kind === 'local') {
-      return reply
-        .header('x-accel-redirect', `${OFFLOAD_PREFIX}/${id}/${rendition}/${file}`)
-        .header('cache-control', SEGMENT_CACHE)
-        .send();
-    }
-    return sendObject(request, reply, store, mediaKeys.videoFile(id, rendition, file), {
-      contentType: 'video/mp2t',
-      cacheControl: SEGMENT_CACHE,
-    });
+    return reply.type(PLAYLIST_TYPE).header('cache-control', PRIVATE_PLAYLIST).send(cached.text);
   }
 
-  /** The key needs the token and the session of the same user: a copied playlist is not enough. */
+  /**
+   * One key: the rate limit first (no database for a downloader), then the full access check on
+   * every request (no cache), so a revoke or an expiry refuses the very next key.
+   */
   async function key(
+    user: SessionUser,
     videoId: string,
-    token: string | undefined,
+    period: string,
     request: FastifyRequest,
     reply: FastifyReply,
   ) {
-    const grant = tokens.verify(videoId, token, ctx.clock.now().getTime());
-    if (!grant) throw forbidden(mediaMessages.badToken);
-    const session = await auth.authOf(request);
-    if (!session) throw unauthorized();
-    if (session.user.id !== grant.userId) throw forbidden(mediaMessages.sessionMismatch);
-    if (!(await access.check(videoId, grant))) throw forbidden(mediaMessages.noVideoAccess);
-    let key = deps.keys.get(videoId);
-    if (!key) {
-      const [row] = await ctx.db
-        .select({ hlsKey: videos.hlsKey })
-        .from(videos)
-        .where(eq(videos.id, videoId))
-        .limit(1);
-      if (!row?.hlsKey) throw notFound(mediaMessages.videoNotFound);
-      key = Buffer.from(row.hlsKey, 'hex');
-      if (deps.keys.size > 10_000) deps.keys.clear();
-      deps.keys.set(videoId, key);
+    if (!UUID_PATTERN.test(videoId) || !PERIOD.test(period)) throw notFound(mediaMessages.videoNotFound);
+    const now = ctx.clock.now();
+    const limited = keyLimit.hit(sessionHash(readToken(request)!), now.getTime());
+    if (limited !== 'allowed') {
+      if (limited === 'refused-first') {
+        request.log.warn(
+          { videoId, userId: user.id },
+          'key requests faster than a player: suspected download',
+        );
+        await recordAccessEvents(ctx.db, now, [
+          {
+            action: 'video.suspected-download',
+            actorId: user.id,
+            studentId: user.id,
+            videoId,
+            reason: `more than ${keyLimit.perWindow} key requests in a minute`,
+          },
+        ]);
+      }
+      throw tooManyRequests(mediaMessages.tooManyKeys, 60);
     }
-    return reply.type('application/octet-stream').header('cache-control', 'private, no-store').send(key);
+    await requirePlayback(user, videoId);
+    const bytes = await keyOf(videoId, Number(period));
+    if (!bytes) throw notFound(mediaMessages.videoNotFound);
+    return reply.type('application/octet-stream').header('cache-control', 'private, no-store').send(bytes);
+  }
+
+  /** Key `period` of a video; a video packaged before key rotation has its one key as period 0. */
+  async function keyOf(videoId: string, period: number): Promise<Buffer | undefined> {
+    const [row] = await ctx.db
+      .select({ key: videoKeys.key })
+      .from(videoKeys)
+      .where(and(eq(videoKeys.videoId, videoId), eq(videoKeys.period, period)))
+      .limit(1);
+    if (row) return Buffer.from(row.key, 'hex');
+    if (period !== 0) return undefined;
+    const [legacy] = await ctx.db
+      .select({ hlsKey: videos.hlsKey })
+      .from(videos)
+      .where(eq(videos.id, videoId))
+      .limit(1);
+    return legacy?.hlsKey ? Buffer.from(legacy.hlsKey, 'hex') : undefined;
   }
 }

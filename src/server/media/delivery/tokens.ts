@@ -1,42 +1,45 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { safeEqual } from '../../accounts/tokens';
-import type { Role } from '../../db/schema';
-
-/** How long a playlist's links work; access itself is re-checked at least every minute meanwhile. */
-export const PLAYBACK_TOKEN_SECONDS = 6 * 3600;
-
-export interface PlaybackGrant {
-  userId: string;
-  role: Role;
-}
 
 /**
- * Signs and checks playback tokens: `<userId>.<a|s>.<expiry base36>.<mac>`, the MAC (HMAC-SHA256,
- * 128 bits) binding video, user, role and expiry. A per-purpose key is derived from the signing key.
+ * How long the links of a playlist work. Revocation does not wait for them: the keys (checked on
+ * every request) carry the access, so a link only ever yields ciphertext to its own session.
+ */
+export const LINK_SECONDS = 6 * 3600;
+
+/** Derives a per-purpose secret from the signing key, so one leaked purpose does not give the others. */
+export const purposeKey = (signingKey: Buffer, purpose: string) =>
+  createHmac('sha256', signingKey).update(purpose).digest();
+
+/**
+ * Signs and checks Lectern's own segment links: `<expiry base36>.<mac>`, the MAC (HMAC-SHA256, 128
+ * bits) binding video, expiry and the session cookie the links were made for. Checking one is pure
+ * computation (no database), which is what lets a segment request skip everything else.
  */
 export function playbackTokens(signingKey: Buffer) {
-  const key = createHmac('sha256', signingKey).update('lectern playback token v1').digest();
-  const mac = (videoId: string, userId: string, role: string, expiry: string) =>
-    createHmac('sha256', key).update(`${videoId}:${userId}:${role}:${expiry}`).digest().subarray(0, 16);
+  const key = purposeKey(signingKey, 'lectern segment link v2');
+  const mac = (videoId: string, session: string, expiry: string) =>
+    createHmac('sha256', key)
+      .update(`${videoId}:${expiry}:`)
+      .update(createHash('sha256').update(session).digest())
+      .digest()
+      .subarray(0, 16)
+      .toString('base64url');
 
   return {
-    sign(videoId: string, grant: PlaybackGrant, nowMs: number): string {
-      const role = grant.role === 'admin' ? 'a' : 's';
-      const expiry = Math.floor(nowMs / 1000 + PLAYBACK_TOKEN_SECONDS).toString(36);
-      return `${grant.userId}.${role}.${expiry}.${mac(videoId, grant.userId, role, expiry).toString('base64url')}`;
+    sign(videoId: string, session: string, nowMs: number): string {
+      const expiry = Math.floor(nowMs / 1000 + LINK_SECONDS).toString(36);
+      return `${expiry}.${mac(videoId, session, expiry)}`;
     },
 
-    /** The grant a token carries for `videoId`, or undefined when it is malformed, forged or expired. */
-    verify(videoId: string, token: unknown, nowMs: number): PlaybackGrant | undefined {
-      if (typeof token !== 'string' || token.length > 120) return undefined;
-      const [userId, role, expiry, given, extra] = token.split('.');
-      if (!userId || !expiry || !given || extra !== undefined || (role !== 'a' && role !== 's'))
-        return undefined;
-      // Compared as text: decoding would accept other spellings of the same bits (the last character
-      // of 16 bytes in base64url carries 2 bits), so a changed token could still pass.
-      if (!safeEqual(given, mac(videoId, userId, role, expiry).toString('base64url'))) return undefined;
-      if (parseInt(expiry, 36) * 1000 <= nowMs) return undefined;
-      return { userId, role: role === 'a' ? 'admin' : 'student' };
+    /** Whether `token` was made for `videoId` and this `session` cookie, and has not expired. */
+    verify(videoId: string, token: unknown, session: string | undefined, nowMs: number): boolean {
+      if (typeof token !== 'string' || token.length > 60 || !session) return false;
+      const [expiry, given, extra] = token.split('.');
+      if (!expiry || !given || extra !== undefined) return false;
+      // Compared as text: decoding would accept other spellings of the same bits.
+      if (!safeEqual(given, mac(videoId, session, expiry))) return false;
+      return parseInt(expiry, 36) * 1000 > nowMs;
     },
   };
 }

@@ -11,7 +11,8 @@ const RUNG_MAXRATE: Record<number, number> = { 360: 900, 540: 1800, 720: 3000, 1
 
 export const PLAYLIST = 'index.m3u8';
 export const INFO_FILE = 'info.json';
-export const SEGMENT_PATTERN = /^seg_\d{5}\.ts$/;
+/** `seg_00003.ts`, or `seg_00003_k.ts` once re-keyed (a new name: old playlists keep their bytes). */
+export const SEGMENT_PATTERN = /^seg_\d{5}(?:_k)?\.ts$/;
 
 /** What the master playlist needs to list a rendition. */
 export interface RenditionInfo {
@@ -73,8 +74,8 @@ function encodeArgs(height: number, audio: 'aac' | 'none'): string[] {
 }
 
 /**
- * Writes one AES-128 encrypted HLS rendition of `source` into `outDir` (`index.m3u8`, `seg_00000.ts`…,
- * `info.json`). `keyInfoFile` is ffmpeg's key info file; the key itself stays outside `outDir`.
+ * Writes one plain HLS rendition of `source` into `outDir` (`index.m3u8`, `seg_00000.ts`…,
+ * `info.json`); `encryptRendition` (segment-keys.ts) encrypts it before it is published.
  */
 export async function writeRendition(
   tools: MediaTools,
@@ -82,7 +83,6 @@ export async function writeRendition(
     source: string;
     sourceSize: { width: number; height: number };
     outDir: string;
-    keyInfoFile: string;
     plan: PackagingPlan;
     signal?: AbortSignal;
     lowPriority?: boolean;
@@ -124,8 +124,6 @@ export async function writeRendition(
       'mpegts',
       '-hls_segment_filename',
       path.join(outDir, 'seg_%05d.ts'),
-      '-hls_key_info_file',
-      input.keyInfoFile,
       path.join(outDir, PLAYLIST),
     ],
     { signal: input.signal, lowPriority: input.lowPriority },

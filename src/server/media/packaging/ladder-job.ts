@@ -4,6 +4,7 @@ import { videos } from '../../db/schema';
 import type { JobHandler } from '../../jobs/types';
 import { mediaKeys } from '../store';
 import { ladderFor, writeRendition } from './hls';
+import { encryptRendition, videoKeysFor } from './segment-keys';
 import { assertStillWanted, clearScratch, sourceFile, type PackagingDeps } from './package-job';
 import { trackVideoWork } from './video-work';
 
@@ -19,14 +20,13 @@ export function ladderHandler(ctx: AppContext, deps: PackagingDeps): JobHandler<
     const [video] = await ctx.db
       .select({
         status: videos.status,
-        hlsKey: videos.hlsKey,
         renditions: videos.renditions,
         store: videos.store,
       })
       .from(videos)
       .where(eq(videos.id, videoId))
       .limit(1);
-    if (!video || video.status !== 'ready' || !video.hlsKey) return;
+    if (!video || video.status !== 'ready') return;
     const store = ctx.media.of(video.store);
     const sourceName = `${videoId}.ladder`;
     try {
@@ -42,16 +42,15 @@ export function ladderHandler(ctx: AppContext, deps: PackagingDeps): JobHandler<
           const name = `${videoId}.v${height}`;
           try {
             const stagingDir = await scratch.folder(name);
-            const keyInfo = await scratch.writeKeyFiles(name, video.hlsKey!);
             await writeRendition(tools, {
               source,
               sourceSize: probe.video,
               outDir: stagingDir,
-              keyInfoFile: keyInfo,
               plan: { kind: 'encode', height, audio: probe.audioCodec ? 'aac' : 'none' },
               signal,
               lowPriority: true,
             });
+            await encryptRendition(stagingDir, videoKeysFor(ctx.db, videoId), ctx.config.keyRotationSeconds);
             await assertStillWanted(ctx, run, signal);
             await store.publish(stagingDir, mediaKeys.rendition(videoId, height), signal);
             const next = [...new Set([...listed, height])].sort((a, b) => b - a);

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
@@ -10,6 +9,7 @@ import { LADDER_ATTEMPTS, LADDER_PRIORITY, PACKAGE_ATTEMPTS } from '../job-types
 import { mediaKeys, renditionName, StoreUnavailableError, type MediaStore } from '../store';
 import type { Scratch } from '../store/scratch';
 import { ladderFor, planFor, writePoster, writeRendition } from './hls';
+import { encryptRendition, videoKeysFor } from './segment-keys';
 import { trackVideoWork, VideoWorkCancelled } from './video-work';
 
 export interface PackagingDeps {
@@ -37,8 +37,7 @@ export async function sourceFile(
 }
 
 /** Removes what a packaging run named `name` left in the scratch folder. */
-export const clearScratch = (scratch: Scratch, name: string) =>
-  scratch.remove(name, `${name}.key`, `${name}.keyinfo`, `${name}.source`);
+export const clearScratch = (scratch: Scratch, name: string) => scratch.remove(name, `${name}.source`);
 
 /** Whether the job was cancelled (its video is being deleted), possibly by another process. */
 async function isCancelled(ctx: AppContext, jobId: string): Promise<boolean> {
@@ -75,7 +74,6 @@ export function packageVideoHandler(ctx: AppContext, deps: PackagingDeps): JobHa
     const [video] = await ctx.db
       .select({
         status: videos.status,
-        hlsKey: videos.hlsKey,
         durationSeconds: videos.durationSeconds,
         store: videos.store,
       })
@@ -96,27 +94,15 @@ export function packageVideoHandler(ctx: AppContext, deps: PackagingDeps): JobHa
         const plan = planFor(probe);
         const height = plan.kind === 'encode' ? plan.height : probe.video.height;
 
-        let key = video.hlsKey;
-        if (!key) {
-          key = randomBytes(16).toString('hex');
-          await ctx.db.update(videos).set({ hlsKey: key }).where(eq(videos.id, videoId));
-        }
-        const keyInfo = await scratch.writeKeyFiles(name, key);
-        await writeRendition(tools, {
-          source,
-          sourceSize: probe.video,
-          outDir: path.join(stagingDir, renditionName(height)),
-          keyInfoFile: keyInfo,
-          plan,
-          signal,
-        });
+        const outDir = path.join(stagingDir, renditionName(height));
+        await writeRendition(tools, { source, sourceSize: probe.video, outDir, plan, signal });
+        await encryptRendition(outDir, videoKeysFor(ctx.db, videoId), ctx.config.keyRotationSeconds);
         await writePoster(tools, {
           source,
           file: path.join(stagingDir, 'poster.jpg'),
           durationSeconds: probe.durationSeconds,
           signal,
         });
-        // Issue #11 adds its key rotation here: between ffmpeg's output and publishing.
         await assertStillWanted(ctx, run, signal);
         await store.publish(stagingDir, mediaKeys.video(videoId), signal);
 

@@ -122,7 +122,7 @@ export interface MediaStore {
   /** Deletes every object under `prefix`; answers how many there were. */
   deletePrefix(prefix: string): Promise<number>;
   /** A URL that reads `key` for `seconds` without credentials; undefined where the store has none (local). */
-  presignGet(key: string, seconds: number): Promise<string | undefined>;
+  presignGet(key: string, seconds: number, signedAt?: Date): Promise<string | undefined>;
   /** What ffmpeg/ffprobe can read `key` from: the file itself, or a short-lived presigned URL. */
   toolInput(key: string): Promise<string>;
   /** Copies `key` into the file `file` (S3), or answers the object's own file (local: no copy). */

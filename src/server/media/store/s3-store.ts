@@ -227,9 +227,10 @@ export class S3Store implements MediaStore {
     }
   }
 
-  async presignGet(key: string, seconds: number): Promise<string> {
+  async presignGet(key: string, seconds: number, signedAt?: Date): Promise<string> {
     return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), {
       expiresIn: seconds,
+      signingDate: signedAt,
     });
   }
 

@@ -46,16 +46,6 @@ export class Scratch {
     await this.remove(...names);
   }
 
-  /** Writes ffmpeg's key files for a packaging run (`<name>.key`, `<name>.keyinfo`); answers the key info file. */
-  async writeKeyFiles(name: string, keyHex: string): Promise<string> {
-    await mkdir(this.root, { recursive: true });
-    const keyFile = this.path(`${name}.key`);
-    const infoFile = this.path(`${name}.keyinfo`);
-    await writeFile(keyFile, Buffer.from(keyHex, 'hex'), { mode: 0o600 });
-    await writeFile(infoFile, `key\n${keyFile}\n`);
-    return infoFile;
-  }
-
   /**
    * Keeps a chunk aside (hashing nothing: the writer hashes when it reads it back), up to the part's
    * own size limit. Reads the part to its end even after a write failed, so the client gets an answer.

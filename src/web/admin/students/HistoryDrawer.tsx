@@ -14,6 +14,11 @@ const ACTIONS: Record<AccessAction, { label: string; color: string; icon: typeof
   'course.revoke': { label: 'Course access revoked', color: 'red', icon: IconKeyOff },
   'video.grant': { label: 'Video access granted', color: 'teal', icon: IconMovie },
   'video.revoke': { label: 'Video access revoked', color: 'red', icon: IconMovieOff },
+  'video.suspected-download': {
+    label: 'Suspected download: keys refused',
+    color: 'orange',
+    icon: IconKeyOff,
+  },
 };
 
 function EventItem({ event }: { event: AccessHistoryEvent }) {
