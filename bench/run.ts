@@ -11,6 +11,7 @@ const scenarios: Record<string, () => Promise<{ run(): Promise<boolean> }>> = {
   rush: () => import('./rush'),
   analytics: () => import('./analytics'),
   storage: () => import('./storage'),
+  trace: () => import('./trace'),
 };
 
 async function main(): Promise<number> {

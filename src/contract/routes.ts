@@ -8,6 +8,13 @@ import {
 } from './analytics';
 import { z } from 'zod';
 import {
+  CaptionListResponse,
+  CaptionParams,
+  CaptionSavedResponse,
+  CaptionUploadFields,
+  VideoIdParam,
+} from './captions';
+import {
   AccessHistoryResponse,
   AddStudentBody,
   AddStudentResponse,
@@ -51,6 +58,7 @@ import {
   UploadOffsetResponse,
   UploadStatusQuery,
 } from './media';
+import { PlaybackBody, PlaybackResponse, TraceCodeParam, TraceResponse } from './playback';
 import { ProgressBody, ProgressResponse } from './progress-schema';
 import type { RouteSpec, RouteTemplate } from './route-kit';
 import {
@@ -218,6 +226,39 @@ export const routes = {
     response: StudentAnalyticsResponse,
     download: ANALYTICS_DOWNLOADS,
   },
+
+  // Captions (docs/CAPTIONS.md): admins attach them per video and language; viewers read them with
+  // the same access as the video.
+  'GET /api/admin/videos/:videoId/captions': {
+    auth: 'admin',
+    params: VideoIdParam,
+    response: CaptionListResponse,
+  },
+  'POST /api/admin/videos/:videoId/captions': {
+    auth: 'admin',
+    params: VideoIdParam,
+    multipart: CaptionUploadFields,
+    response: CaptionSavedResponse,
+  },
+  'DELETE /api/admin/videos/:videoId/captions/:language': {
+    auth: 'admin',
+    params: CaptionParams,
+    response: MessageResponse,
+  },
+  'GET /api/videos/:videoId/captions': {
+    auth: 'viewer',
+    params: VideoIdParam,
+    response: CaptionListResponse,
+  },
+  'GET /api/videos/:videoId/captions/:language': {
+    auth: 'viewer',
+    params: CaptionParams,
+    file: ['text/vtt'],
+  },
+
+  // Leak tracing (docs/CAPTIONS.md): each playback gets a code the player draws; admins look it up.
+  'POST /api/playback': { auth: 'viewer', body: PlaybackBody, response: PlaybackResponse },
+  'GET /api/admin/trace/:code': { auth: 'admin', params: TraceCodeParam, response: TraceResponse },
 
   // Images.
   'GET /thumbnails/:file': {

@@ -2,6 +2,8 @@ import cookie from '@fastify/cookie';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { adminAccountRoutes } from './accounts/admin-routes';
 import { analyticsRoutes } from './analytics/routes';
+import { captionRoutes } from './captions/routes';
+import { playbackRoutes } from './playback/routes';
 import { oneTimeCodeStore } from './accounts/one-time-codes';
 import { sessionStore } from './accounts/sessions';
 import { studentAccountRoutes } from './accounts/student-routes';
@@ -95,6 +97,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     { prefix: '/api/admin' },
   );
 
+  // Outside the opening gate: a student's access comes from the video's own rule.
+  await app.register(captionRoutes, deps);
+  await app.register(playbackRoutes, deps);
   await app.register(thumbnailRoutes, { ctx, auth });
   await app.register(streamRoutes, { prefix: '/stream', ctx, auth, wakeJobs: options.wakeJobs });
 

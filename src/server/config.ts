@@ -55,6 +55,7 @@ const Env = z.object({
     .positive()
     .default(10 * GIB),
   MAX_STUDENT_SESSIONS: z.coerce.number().int().min(1).max(100).default(2),
+  PLAYBACK_SESSION_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   ADMIN_PASSWORD: z.string().min(8).optional(),
   SEGMENT_DELIVERY: z.enum(['node', 'nginx', 's3']).default('node'),
@@ -107,6 +108,8 @@ export interface Config {
   ffprobePath: string;
   maxUploadBytes: number;
   maxStudentSessions: number;
+  /** How long playback sessions (the codes drawn on the player) are kept for leak tracing. */
+  playbackSessionDays: number;
   redisUrl: string | undefined;
   adminPassword: string | undefined;
   /** Who serves segment bytes: `node` (Lectern), `nginx` (secure_link, local store) or `s3` (presigned). */
@@ -198,6 +201,7 @@ function baseConfig(e: z.output<typeof Env>, stdoutIsTTY: boolean) {
     ffprobePath: e.FFPROBE_PATH,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     maxStudentSessions: e.MAX_STUDENT_SESSIONS,
+    playbackSessionDays: e.PLAYBACK_SESSION_DAYS,
     redisUrl: e.REDIS_URL,
     adminPassword: e.ADMIN_PASSWORD,
     segmentDelivery: e.SEGMENT_DELIVERY,

@@ -8,7 +8,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { createQueryClient } from './api/query-client';
 import { createRouter } from './app/router';
-import { theme } from './app/theme';
+import { cssVariablesResolver, theme } from './app/theme';
 
 // Not needed to draw the first page: its chunk loads beside the page's own.
 const Toaster = lazy(() => import('./ui/Toaster'));
@@ -17,7 +17,7 @@ const queryClient = createQueryClient();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <MantineProvider theme={theme}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <Suspense fallback={null}>
         <Toaster />
       </Suspense>

@@ -207,6 +207,48 @@ export const videoAccess = pgTable(
   ],
 );
 
+/** Caption files of a video, one per language, stored as WebVTT (docs/CAPTIONS.md). */
+export const videoCaptions = pgTable(
+  'video_captions',
+  {
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    /** BCP 47 tag as the admin typed it, e.g. `en`, `pt-BR`. */
+    language: text('language').notNull(),
+    label: text('label').notNull(),
+    vtt: text('vtt').notNull(),
+    cueCount: integer('cue_count').notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.videoId, t.language] })],
+);
+
+/**
+ * One playback of a video (a master playlist request): its short code is drawn on the player, so a
+ * leaked screenshot names the session (docs/CAPTIONS.md "Trace a leak"). Deleted after
+ * PLAYBACK_SESSION_DAYS.
+ */
+export const playbackSessions = pgTable(
+  'playback_sessions',
+  {
+    /** 8 Crockford base32 characters. */
+    code: text('code').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    videoId: uuid('video_id').references(() => videos.id, { onDelete: 'set null' }),
+    courseId: uuid('course_id').references(() => courses.id, { onDelete: 'set null' }),
+    startedAt: at('started_at').notNull().defaultNow(),
+    ip: text('ip').notNull(),
+    userAgent: text('user_agent').notNull(),
+  },
+  (t) => [
+    index('playback_sessions_user_idx').on(t.userId, t.startedAt),
+    index('playback_sessions_started_idx').on(t.startedAt),
+  ],
+);
+
 /** bytea as a Node Buffer (both drivers hand back a Uint8Array). */
 const bytes = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
 

@@ -1,12 +1,14 @@
 import { purgeExpiredHandler } from '../accounts/housekeeping';
 import type { AppContext } from '../context';
 import { mediaJobHandlers, MEDIA_TYPE_LIMITS } from '../media/jobs';
+import { purgePlaybackSessionsHandler } from '../playback/housekeeping';
 import type { JobHandlers, JobType } from './types';
 
 /** The one map from job type to handler; a job type without a handler fails to compile. */
 export function jobHandlers(ctx: AppContext): JobHandlers {
   return {
     'accounts.purge-expired': purgeExpiredHandler(ctx),
+    'playback.purge-sessions': purgePlaybackSessionsHandler(ctx),
     ...mediaJobHandlers(ctx),
   };
 }
@@ -15,6 +17,7 @@ export function jobHandlers(ctx: AppContext): JobHandlers {
 export const recurringJobs = [
   ['accounts.purge-expired', 60 * 60_000],
   ['media.purge-uploads', 60 * 60_000],
+  ['playback.purge-sessions', 24 * 60 * 60_000],
 ] as const;
 
 /** Per-type lanes for the runner (see MEDIA_TYPE_LIMITS). */

@@ -24,6 +24,7 @@ import {
   analyticsLink,
   courseLinks,
   studentsLink,
+  traceLink,
   videoLinks,
   type AdminLink,
 } from './admin-links';
@@ -118,26 +119,29 @@ export function AdminShell({ children }: { children: ReactNode }) {
             link={analyticsLink}
             active={pathname.startsWith(analyticsLink.to) ? analyticsLink.to : pathname}
           />
+          <TopLink link={traceLink} active={pathname} label="Trace" />
           {logoutButton('sm')}
         </Group>
         <Burger opened={drawer} onClick={toggle} hiddenFrom="md" aria-label="Open navigation" />
       </TopBar>
       <Drawer opened={drawer} onClose={close} title="Admin" position="right" size="xs" hiddenFrom="md">
         <Stack gap={2} component="nav" aria-label="Admin">
-          {[adminHome, ...courseLinks, ...videoLinks, studentsLink, analyticsLink].map((link, i) => (
-            <Box key={link.to}>
-              {(i === 1 || i === 4 || i === 7) && <Divider my={6} />}
-              <NavLink
-                component={Link}
-                to={link.to}
-                replace
-                label={link.label}
-                active={link === analyticsLink ? pathname.startsWith(link.to) : link.to === pathname}
-                color="red"
-                onClick={close}
-              />
-            </Box>
-          ))}
+          {[adminHome, ...courseLinks, ...videoLinks, studentsLink, analyticsLink, traceLink].map(
+            (link, i) => (
+              <Box key={link.to}>
+                {(i === 1 || i === 4 || i === 7) && <Divider my={6} />}
+                <NavLink
+                  component={Link}
+                  to={link.to}
+                  replace
+                  label={link.label}
+                  active={link === analyticsLink ? pathname.startsWith(link.to) : link.to === pathname}
+                  color="red"
+                  onClick={close}
+                />
+              </Box>
+            ),
+          )}
           <Divider my={6} />
           {logoutButton()}
           <Text size="xs" c="dimmed" ta="center" mt="xs">

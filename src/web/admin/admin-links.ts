@@ -21,3 +21,5 @@ export const videoLinks: AdminLink[] = [
 export const studentsLink: AdminLink = { to: '/adminstudents', label: 'Manage Students' };
 
 export const analyticsLink: AdminLink = { to: '/adminanalytics', label: 'Analytics' };
+
+export const traceLink: AdminLink = { to: '/admintrace', label: 'Trace a leak' };

@@ -13,7 +13,20 @@ export const adminKeys = {
   accessList: (courseId?: string) => ['admin', 'access-list', courseId ?? 'all'] as const,
   dropdown: (courseId: string) => ['admin', 'dropdown', courseId] as const,
   videoAccess: (videoId: string) => ['admin', 'video-access', videoId] as const,
+  captions: (videoId: string) => ['admin', 'captions', videoId] as const,
 };
+
+/** A video's caption tracks (GET /api/admin/videos/:videoId/captions), while `enabled`. */
+export function useCaptionTracks(videoId: string, enabled = true) {
+  return useQuery({
+    queryKey: adminKeys.captions(videoId),
+    queryFn: ({ signal }) =>
+      call('GET /api/admin/videos/:videoId/captions', { params: { videoId }, signal }).then(
+        (r) => r.captions,
+      ),
+    enabled,
+  });
+}
 
 /** The spec names three loads of the same course list; each screen uses the one the spec gives it. */
 const COURSE_ROUTES = {
@@ -107,6 +120,26 @@ export const adminApi = {
     call('POST /api/admin/video/grant', { body: { videoId, studentIds } }),
   revokeVideo: (videoId: string, studentIds: string[]) =>
     call('POST /api/admin/video/revoke', { body: { videoId, studentIds } }),
+  /** Attaches an .srt or .vtt file as the video's captions in `language` (replacing that language's). */
+  uploadCaptions: ({
+    videoId,
+    language,
+    label,
+    file,
+  }: {
+    videoId: string;
+    language: string;
+    label: string;
+    file: File;
+  }) => {
+    const form = new FormData();
+    form.set('language', language);
+    form.set('label', label);
+    form.set('file', file);
+    return call('POST /api/admin/videos/:videoId/captions', { params: { videoId }, form });
+  },
+  deleteCaptions: ({ videoId, language }: { videoId: string; language: string }) =>
+    call('DELETE /api/admin/videos/:videoId/captions/:language', { params: { videoId, language } }),
   /** The streamer's files first (SPEC.md section 7), then the rows; files already gone are no obstacle. */
   deleteVideo: async (video: Pick<AdminVideo, '_id' | 'deleteUrl'>) => {
     await call('DELETE /stream/videos/:id', { url: video.deleteUrl }).catch((error: unknown) => {

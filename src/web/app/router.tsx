@@ -58,6 +58,7 @@ export const routes: RouteObject[] = [
           page('/adminanalytics/course/:courseId', () => import('../admin/analytics/CourseAnalyticsPage')),
           page('/adminanalytics/video/:videoId', () => import('../admin/analytics/VideoAnalyticsPage')),
           page('/adminanalytics/student/:studentId', () => import('../admin/analytics/StudentAnalyticsPage')),
+          page('/admintrace', () => import('../admin/trace/TracePage')),
         ],
       },
       page('/policy', () => import('../ui/info-routes').then((m) => ({ default: m.Policy }))),

@@ -1,5 +1,8 @@
-import { ActionIcon, Box, Group, Slider, Text, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Box, Group, Menu, Slider, Text, UnstyledButton } from '@mantine/core';
 import {
+  IconBadgeCc,
+  IconBadgeCcFilled,
+  IconCheck,
   IconMaximize,
   IconMinimize,
   IconPlayerPauseFilled,
@@ -8,6 +11,7 @@ import {
   IconVolumeOff,
 } from '@tabler/icons-react';
 import { useState } from 'react';
+import type { Captions } from './captions';
 import { formatClock } from './format';
 import classes from './Player.module.css';
 import type { MediaState } from './use-media-state';
@@ -24,6 +28,49 @@ export interface PlayerControlsProps {
   onCycleSpeed(): void;
   onToggleFullscreen(): void;
   onFocusChange(inside: boolean): void;
+  captions?: Captions;
+}
+
+/** CC: a menu of the video's caption languages and Off (C toggles without it). */
+function CaptionsMenu({ captions }: { captions: Captions }) {
+  const current = captions.tracks.find((t) => t.language === captions.language);
+  const choices = [{ language: null, label: 'Off' }, ...captions.tracks];
+  return (
+    <Menu position="top-end" withinPortal={false} shadow="md">
+      <Menu.Target>
+        <ActionIcon
+          variant="subtle"
+          color="white"
+          size="lg"
+          aria-label={
+            current ? `Captions: ${current.label}. Change captions` : 'Captions off. Change captions'
+          }
+          data-testid="captions-button"
+        >
+          {current ? <IconBadgeCcFilled size={24} /> : <IconBadgeCc size={24} />}
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>Captions</Menu.Label>
+        {choices.map((choice) => (
+          <Menu.Item
+            key={choice.language ?? 'off'}
+            onClick={() => captions.choose(choice.language)}
+            leftSection={
+              <IconCheck
+                size={14}
+                style={{ opacity: choice.language === captions.language ? 1 : 0 }}
+                aria-hidden="true"
+              />
+            }
+            aria-current={choice.language === captions.language || undefined}
+          >
+            {choice.label}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
 }
 
 /** The control bar: play/pause, seek, time, mute and volume, speed, fullscreen. */
@@ -104,6 +151,7 @@ export function PlayerControls(props: PlayerControlsProps) {
           </Text>
         </Group>
         <Group gap={4} wrap="nowrap">
+          {props.captions && props.captions.tracks.length > 0 && <CaptionsMenu captions={props.captions} />}
           <UnstyledButton
             className={classes.speed}
             onClick={props.onCycleSpeed}

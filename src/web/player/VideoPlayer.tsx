@@ -2,6 +2,9 @@ import { Button, Loader, Text, UnstyledButton, VisuallyHidden } from '@mantine/c
 import { IconPlayerPlayFilled } from '@tabler/icons-react';
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { PLAYER_CONTROLS_HIDE_MS, PLAYER_SEEK_STEP_S, PLAYER_SPEEDS } from '../../contract/constants';
+import { cueAt } from '../../contract/webvtt';
+import { drawCue, type Captions } from './captions';
+import { drawSessionMark } from './session-mark';
 import { attachStream, type EngineKind } from './engine';
 import classes from './Player.module.css';
 import { PlayerControls } from './PlayerControls';
@@ -22,7 +25,14 @@ export interface VideoPlayerProps {
   /** Receives the <video> element, for progress tracking. */
   mediaRef?: RefObject<HTMLVideoElement | null>;
   onEnded?(): void;
+  /** Captions to draw (from useCaptions); the CC button shows when the video has any. */
+  captions?: Captions;
+  /** This playback's session code, drawn small at a moving place (docs/CAPTIONS.md "Trace a leak"). */
+  sessionCode?: string;
 }
+
+/** The control bar's height in CSS pixels: captions sit above it while it shows. */
+const CONTROLS_HEIGHT = 84;
 
 const NEXT_SPEED = (rate: number) =>
   PLAYER_SPEEDS[(PLAYER_SPEEDS.indexOf(rate as (typeof PLAYER_SPEEDS)[number]) + 1) % PLAYER_SPEEDS.length]!;
@@ -52,6 +62,8 @@ export function VideoPlayer({
   autoPlay = false,
   mediaRef,
   onEnded,
+  captions,
+  sessionCode,
 }: VideoPlayerProps) {
   const rootRef = useRef<HTMLDivElement>(null);
   const videoRef = useRef<HTMLVideoElement | null>(null);
@@ -68,6 +80,10 @@ export function VideoPlayer({
   const [focusInControls, setFocusInControls] = useState(false);
   const hideTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const hintId = useId();
+  const captionsRef = useRef(captions);
+  const sessionCodeRef = useRef(sessionCode);
+  const controlsShownRef = useRef(true);
+  const [announcement, setAnnouncement] = useState('');
 
   const setVideo = useCallback(
     (element: HTMLVideoElement | null) => {
@@ -135,7 +151,20 @@ export function VideoPlayer({
     const canvas = canvasRef.current;
     const root = rootRef.current;
     if (!video || !canvas || !root) return;
-    const renderer = startRenderer(video, canvas, () => watermarkRef.current);
+    const renderer = startRenderer(
+      video,
+      canvas,
+      () => watermarkRef.current,
+      (ctx, rect) => {
+        const ratio = canvas.height / Math.max(1, root.clientHeight);
+        if (sessionCodeRef.current) drawSessionMark(ctx, sessionCodeRef.current, rect, ratio, Date.now());
+        const shown = captionsRef.current;
+        if (!shown?.language) return;
+        const cue = cueAt(shown.cues, video.currentTime);
+        const reserve = controlsShownRef.current ? CONTROLS_HEIGHT * ratio : canvas.height * 0.03;
+        if (cue) drawCue(ctx, cue, rect, reserve, ratio);
+      },
+    );
     rendererRef.current = renderer;
     const resize = () => {
       const ratio = Math.min(window.devicePixelRatio || 1, MAX_PIXEL_RATIO);
@@ -157,6 +186,24 @@ export function VideoPlayer({
     watermarkRef.current = watermark;
     rendererRef.current?.redraw();
   }, [watermark]);
+
+  useEffect(() => {
+    captionsRef.current = captions;
+    sessionCodeRef.current = sessionCode;
+    rendererRef.current?.redraw();
+  }, [captions, sessionCode]);
+
+  // State changes a screen reader user cannot see, said once in the live region.
+  const captionLabel = captions?.tracks.find((t) => t.language === captions.language)?.label;
+  const said = useRef({ playing: media.playing, muted: media.muted, captions: captionLabel });
+  useEffect(() => {
+    const before = said.current;
+    said.current = { playing: media.playing, muted: media.muted, captions: captionLabel };
+    if (before.playing !== media.playing) setAnnouncement(media.playing ? 'Playing' : 'Paused');
+    else if (before.muted !== media.muted) setAnnouncement(media.muted ? 'Muted' : 'Sound on');
+    else if (before.captions !== captionLabel)
+      setAnnouncement(captionLabel ? `Captions on: ${captionLabel}` : 'Captions off');
+  }, [media.playing, media.muted, captionLabel]);
 
   useEffect(() => {
     const onChange = () => setFullscreen(document.fullscreenElement === rootRef.current);
@@ -192,15 +239,26 @@ export function VideoPlayer({
   const handleKey = useCallback(
     (event: { key: string; target: EventTarget | null; preventDefault(): void; stopPropagation(): void }) => {
       if (ownsKeys(event.target)) return false;
-      if (event.key === ' ' || event.key === 'Spacebar') {
+      const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+      if (key === ' ' || key === 'Spacebar' || key === 'k') {
         // A focused control button is pressed by Space, as any button is.
-        if (event.target instanceof HTMLElement && event.target.closest('button')) return false;
+        if (key !== 'k' && event.target instanceof HTMLElement && event.target.closest('button'))
+          return false;
         event.preventDefault();
         togglePlay();
-      } else if (event.key === 'ArrowRight' || event.key === 'ArrowLeft') {
+      } else if (key === 'f') {
+        event.preventDefault();
+        toggleFullscreenRef.current();
+      } else if (key === 'm') {
+        event.preventDefault();
+        toggleMuteRef.current();
+      } else if (key === 'c' && captionsRef.current?.tracks.length) {
+        event.preventDefault();
+        captionsRef.current.toggle();
+      } else if (key === 'ArrowRight' || key === 'ArrowLeft') {
         event.preventDefault();
         event.stopPropagation(); // the seek slider would otherwise move by its own small step
-        seekBy(event.key === 'ArrowRight' ? PLAYER_SEEK_STEP_S : -PLAYER_SEEK_STEP_S);
+        seekBy(key === 'ArrowRight' ? PLAYER_SEEK_STEP_S : -PLAYER_SEEK_STEP_S);
       } else {
         return false;
       }
@@ -257,6 +315,12 @@ export function VideoPlayer({
     }
   };
 
+  // The key handler is made once; these point it at the current closures.
+  const toggleFullscreenRef = useRef(toggleFullscreen);
+  toggleFullscreenRef.current = toggleFullscreen;
+  const toggleMuteRef = useRef(toggleMute);
+  toggleMuteRef.current = toggleMute;
+
   const cycleSpeed = () => {
     const video = videoRef.current;
     if (video) video.playbackRate = NEXT_SPEED(video.playbackRate);
@@ -264,6 +328,8 @@ export function VideoPlayer({
 
   const duration = media.duration || durationHint;
   const controlsVisible = active || !media.playing || focusInControls;
+  controlsShownRef.current = controlsVisible;
+  useEffect(() => rendererRef.current?.redraw(), [controlsVisible]);
   const state = error ? 'error' : media.buffering ? 'buffering' : media.playing ? 'playing' : 'paused';
 
   return (
@@ -284,7 +350,11 @@ export function VideoPlayer({
       onKeyDownCapture={onKeyDownCapture}
     >
       <VisuallyHidden id={hintId}>
-        Space plays or pauses. The left and right arrow keys jump 5 seconds.
+        Space or K plays or pauses. The left and right arrow keys jump 5 seconds. F toggles fullscreen, M
+        mutes{captions?.tracks.length ? ', C turns captions on or off' : ''}.
+      </VisuallyHidden>
+      <VisuallyHidden role="status" aria-live="polite" data-testid="player-announcer">
+        {announcement}
       </VisuallyHidden>
       <video
         ref={setVideo}
@@ -345,6 +415,7 @@ export function VideoPlayer({
         onCycleSpeed={cycleSpeed}
         onToggleFullscreen={toggleFullscreen}
         onFocusChange={setFocusInControls}
+        captions={captions}
       />
     </div>
   );

@@ -35,6 +35,8 @@ export function startRenderer(
   video: FrameVideo,
   canvas: HTMLCanvasElement,
   watermark: () => string,
+  /** Drawn over the picture after the watermark (captions, the session mark). */
+  decorate?: (ctx: CanvasRenderingContext2D, rect: Rect) => void,
 ): Renderer {
   const ctx = canvas.getContext('2d', { alpha: false });
   let stopped = false;
@@ -52,6 +54,7 @@ export function startRenderer(
       if (frames++ === 0) performance.mark(FIRST_FRAME_MARK);
     }
     drawWatermark(ctx, watermark(), rect);
+    decorate?.(ctx, rect);
   };
 
   let cancel: () => void;

@@ -88,7 +88,7 @@ export function CourseCard({ course, layout, onInactive }: CourseCardProps) {
               ? `All ${total} videos completed`
               : `${completed} / ${total} videos completed`}
         </Text>
-        <Text size="sm" fw={600} c="red.7" style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
+        <Text size="sm" fw={600} c="red.8" style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
           {completed > 0 && completed < total
             ? 'Continue'
             : completed === total && total > 0

@@ -1,9 +1,26 @@
-import { useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { StudentVideo } from '../../contract/media';
 import { NO_PROGRESS, type VideoProgress } from '../../contract/progress';
+import { call } from '../api/client';
+import { useCaptions } from '../player/captions';
 import { parseDuration } from '../player/format';
+import { Transcript } from '../player/Transcript';
 import { VideoPlayer } from '../player/VideoPlayer';
+import classes from './WatchedVideo.module.css';
 import { resumePosition, useWatchProgress } from './use-watch-progress';
+
+/** Opens a playback session for this viewing; its code is drawn on the picture (undefined until it answers). */
+function usePlaybackSession(videoId: string): string | undefined {
+  const [code, setCode] = useState<string>();
+  useEffect(() => {
+    const controller = new AbortController();
+    call('POST /api/playback', { body: { videoId }, signal: controller.signal })
+      .then((answer) => setCode(answer.code))
+      .catch(() => {}); // no code: the roll number watermark still names the student
+    return () => controller.abort();
+  }, [videoId]);
+  return code;
+}
 
 export interface WatchedVideoProps {
   video: StudentVideo;
@@ -12,21 +29,32 @@ export interface WatchedVideoProps {
   onSaved(videoId: string, progress: VideoProgress): void;
 }
 
-/** The player for one video, resuming where the student left off and saving progress as they watch. */
+/**
+ * The player for one video, resuming where the student left off and saving progress as they watch;
+ * with captions, the transcript beside it (below it on narrow screens).
+ */
 export function WatchedVideo({ video, watermark, autoPlay, onSaved }: WatchedVideoProps) {
   const mediaRef = useRef<HTMLVideoElement | null>(null);
   const initial = video.progress ?? NO_PROGRESS;
   const length = parseDuration(video.duration);
   useWatchProgress(mediaRef, video._id, initial, (progress) => onSaved(video._id, progress));
+  // The roll number names the student: the captions choice is theirs, not the browser's.
+  const captions = useCaptions(video._id, watermark);
+  const sessionCode = usePlaybackSession(video._id);
   return (
-    <VideoPlayer
-      src={video.url}
-      watermark={watermark}
-      title={video.title}
-      durationHint={length}
-      startAt={resumePosition(initial, length)}
-      autoPlay={autoPlay}
-      mediaRef={mediaRef}
-    />
+    <div className={classes.watch} data-transcript={captions.tracks.length > 0 || undefined}>
+      <VideoPlayer
+        src={video.url}
+        watermark={watermark}
+        title={video.title}
+        durationHint={length}
+        startAt={resumePosition(initial, length)}
+        autoPlay={autoPlay}
+        mediaRef={mediaRef}
+        captions={captions}
+        sessionCode={sessionCode}
+      />
+      <Transcript captions={captions} mediaRef={mediaRef} />
+    </div>
   );
 }

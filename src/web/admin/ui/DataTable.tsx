@@ -17,7 +17,12 @@ export interface DataTableProps extends TableProps {
 /** The back office's table: one header row over `children`, hover highlight, sideways scroll on small screens. */
 export function DataTable({ minWidth, columns, children, maxHeight, ...table }: DataTableProps) {
   return (
-    <Table.ScrollContainer minWidth={minWidth} mah={maxHeight}>
+    // The viewport takes focus so keyboard users can scroll a table wider than the screen.
+    <Table.ScrollContainer
+      minWidth={minWidth}
+      mah={maxHeight}
+      scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}
+    >
       <Table verticalSpacing="xs" highlightOnHover stickyHeader={maxHeight !== undefined} {...table}>
         <Table.Thead>
           <Table.Tr>

@@ -1,9 +1,11 @@
-import { Image, Paper, Table, Text, Title } from '@mantine/core';
+import { Button, Group, Image, Paper, Table, Text, Title } from '@mantine/core';
+import { IconBadgeCc } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { AdminVideo } from '../../../contract/videos';
 import { useAdminVideos } from '../../api/admin';
 import { PageHeader } from '../ui/PageHeader';
 import classes from '../ui/tables.module.css';
+import { CaptionsModal } from './CaptionsModal';
 import { EditVideoModal } from './EditVideoModal';
 import { VideoGroups } from './VideoGroups';
 import { VideoStatusBadge } from './VideoStatusBadge';
@@ -11,7 +13,15 @@ import { DataTable, EditButton } from '../ui/DataTable';
 
 export const NOT_UPLOADED = 'Not uploaded';
 
-function VideoTable({ videos, onEdit }: { videos: AdminVideo[]; onEdit(video: AdminVideo): void }) {
+function VideoTable({
+  videos,
+  onEdit,
+  onCaptions,
+}: {
+  videos: AdminVideo[];
+  onEdit(video: AdminVideo): void;
+  onCaptions(video: AdminVideo): void;
+}) {
   return (
     <DataTable
       minWidth={820}
@@ -46,7 +56,18 @@ function VideoTable({ videos, onEdit }: { videos: AdminVideo[]; onEdit(video: Ad
             <VideoStatusBadge video={video} />
           </Table.Td>
           <Table.Td className={classes.actions}>
-            <EditButton label={`Edit ${video.title}`} onClick={() => onEdit(video)} />
+            <Group gap="xs" justify="flex-end" wrap="nowrap">
+              <EditButton label={`Edit ${video.title}`} onClick={() => onEdit(video)} />
+              <Button
+                size="xs"
+                variant="light"
+                leftSection={<IconBadgeCc size={14} aria-hidden="true" />}
+                aria-label={`Captions of ${video.title}`}
+                onClick={() => onCaptions(video)}
+              >
+                Captions
+              </Button>
+            </Group>
           </Table.Td>
         </Table.Tr>
       ))}
@@ -58,12 +79,13 @@ function VideoTable({ videos, onEdit }: { videos: AdminVideo[]; onEdit(video: Ad
 export default function EditVideoDetailsPage() {
   const videos = useAdminVideos('edit', { pollWhileProcessing: true });
   const [editing, setEditing] = useState<AdminVideo | null>(null);
+  const [captioning, setCaptioning] = useState<AdminVideo | null>(null);
 
   return (
     <>
       <PageHeader
         title="Edit Video Details"
-        description="Title, description, thumbnail and course of each video."
+        description="Title, description, thumbnail, course and captions of each video."
       />
       <VideoGroups query={videos} gap="lg">
         {(group) => (
@@ -78,11 +100,12 @@ export default function EditVideoDetailsPage() {
             <Title order={2} size="h4" mb="sm">
               {group.title}
             </Title>
-            <VideoTable videos={group.videos} onEdit={setEditing} />
+            <VideoTable videos={group.videos} onEdit={setEditing} onCaptions={setCaptioning} />
           </Paper>
         )}
       </VideoGroups>
       <EditVideoModal video={editing} onClose={() => setEditing(null)} />
+      <CaptionsModal video={captioning} onClose={() => setCaptioning(null)} />
     </>
   );
 }

@@ -251,7 +251,7 @@ export default function UploadVideoPage() {
       <RecentUploads ids={recent} />
       <Text size="sm" c="dimmed">
         Manage who can watch a video on{' '}
-        <Anchor component={Link} to="/editvideo" replace size="sm">
+        <Anchor component={Link} to="/editvideo" replace size="sm" underline="always">
           Edit Video Access
         </Anchor>
         .

@@ -1,0 +1,132 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { adminSignIn } from './admin-setup';
+import type { Lectern } from './lectern';
+import { signInStudent, startOneVideoClass } from './watch-setup';
+import type { AdminApi, CreatedStudent } from './student-setup';
+
+const WIDTHS = [
+  ['desktop', 1280, 800],
+  ['mobile', 390, 844],
+] as const;
+
+/** Serious and critical axe violations on the page as it is now, at both widths. */
+async function scan(page: Page, screen: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const [label, width, height] of WIDTHS) {
+    await page.setViewportSize({ width, height });
+    await page.mouse.move(0, 0); // no hover highlight under the scan
+    await page.waitForTimeout(200);
+    const { violations } = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+      .analyze();
+    for (const v of violations) {
+      if (v.impact !== 'serious' && v.impact !== 'critical') continue;
+      const where = v.nodes
+        .slice(0, 3)
+        .map((n) => `${n.target.join(' ')} (${[...n.any, ...n.all].map((c) => c.message).join('; ')})`)
+        .join(' | ');
+      found.push(`${screen} (${label}): ${v.id} [${v.impact}] ${v.help} at ${where}`);
+    }
+  }
+  return found;
+}
+
+/** Opens `path` and waits for its main heading (or `ready`). */
+async function open(page: Page, lectern: Lectern, path: string, ready: (page: Page) => Promise<void>) {
+  await page.goto(`${lectern.url}${path}`);
+  await ready(page);
+}
+
+/** The screen has drawn its first heading and its data calls have settled. */
+const heading = (name: string | RegExp) => async (page: Page) => {
+  await expect(page.getByRole('heading', { name }).first()).toBeVisible();
+  await page.waitForLoadState('networkidle');
+};
+
+test.describe('accessibility of every screen', () => {
+  let lectern: Lectern;
+  let admin: AdminApi;
+  let student: CreatedStudent;
+  let courseId: string;
+  let videoId: string;
+
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    let students: CreatedStudent[];
+    ({ lectern, admin, courseId, videoId, students } = await startOneVideoClass({
+      course: { name: 'Accessible Web', description: 'ARIA and focus.', coursecode: 'A11Y' },
+      students: [['FS24-501', 'Neha Pillai']],
+      video: { title: 'Focus order', description: 'Tab through it.' },
+    }));
+    student = students[0]!;
+    const form = new FormData();
+    form.set('language', 'en');
+    form.set('label', 'English');
+    form.set(
+      'file',
+      new Blob(['1\n00:00:01,000 --> 00:00:05,000\nFocus follows the reading order\n']),
+      'en.srt',
+    );
+    const res = await admin.client.request('POST', `/api/admin/videos/${videoId}/captions`, { body: form });
+    expect(res.status).toBe(200);
+  });
+  test.afterAll(async () => {
+    await lectern?.stop();
+  });
+
+  test('student screens: 0 serious or critical violations at 1280 and 390 px', async ({ page }) => {
+    test.setTimeout(180_000);
+    const found: string[] = [];
+    await open(page, lectern, '/', heading(/.+/));
+    found.push(...(await scan(page, 'login')));
+    for (const path of ['/policy', '/support', '/contact', '/no-such-page']) {
+      await open(page, lectern, path, heading(/.+/));
+      found.push(...(await scan(page, path)));
+    }
+    await signInStudent(page, lectern, student);
+    await open(page, lectern, '/dashboard', heading('Courses'));
+    found.push(...(await scan(page, 'dashboard')));
+    await open(page, lectern, `/course/${courseId}?video=${videoId}`, heading('Focus order'));
+    found.push(...(await scan(page, 'course')));
+    await page.getByRole('button', { name: /^Play Focus order/ }).click();
+    await expect(page.getByRole('region', { name: /Transcript/ })).toBeVisible();
+    await page.getByRole('region', { name: /Video player/ }).focus();
+    await page.keyboard.press('k');
+    found.push(...(await scan(page, 'course playing')));
+    expect(found).toEqual([]);
+  });
+
+  test('admin screens: 0 serious or critical violations at 1280 and 390 px', async ({ page }) => {
+    test.setTimeout(240_000);
+    const found: string[] = [];
+    await open(page, lectern, '/adminlogin', heading(/.+/));
+    found.push(...(await scan(page, 'adminlogin')));
+    await adminSignIn(page, lectern);
+    const screens: [string, string | RegExp][] = [
+      ['/admindashboard', 'Courses Overview'],
+      ['/admincourse', /Create Course/],
+      ['/editcoursedetails', /Edit Course Details/],
+      ['/editcourse', /.+/],
+      ['/adminvideo', /Upload Video/],
+      ['/editvideo', /.+/],
+      ['/editvideodetails', 'Edit Video Details'],
+      ['/adminstudents', /Students/],
+      ['/adminanalytics', /.+/],
+      [`/adminanalytics/course/${courseId}`, /Accessible Web/],
+      [`/adminanalytics/video/${videoId}`, /Focus order/],
+      [`/adminanalytics/student/${student.id}`, /Neha Pillai/],
+      [`/admin/course/${courseId}`, /Accessible Web/],
+      ['/admintrace', 'Trace a leak'],
+    ];
+    for (const [path, name] of screens) {
+      await open(page, lectern, path, heading(name));
+      found.push(...(await scan(page, path)));
+    }
+    await page.goto(`${lectern.url}/editvideodetails`);
+    await page.getByRole('button', { name: 'Captions of Focus order' }).click();
+    await expect(page.getByRole('row', { name: /en English 1/ })).toBeVisible();
+    found.push(...(await scan(page, 'captions modal')));
+    expect(found).toEqual([]);
+  });
+});

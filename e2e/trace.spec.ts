@@ -1,0 +1,120 @@
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { normalizeCode } from '../src/contract/playback';
+import { adminShots, adminSignIn, openScreen } from './admin-setup';
+import type { Lectern } from './lectern';
+import { ocr, signInStudent, startOneVideoClass } from './watch-setup';
+import type { CreatedStudent } from './student-setup';
+
+/**
+ * How many characters OCR got wrong in its best reading of `code` on the page: every run of 8
+ * code symbols in the text (dash and spaces between the halves allowed), read as the trace route
+ * reads a typed code, compared with it position by position.
+ */
+function misreadCharacters(text: string, code: string): number {
+  let best = code.length;
+  const compact = text.toUpperCase().replace(/(\w{4})\s?[-–—~]\s?(\w{4})/g, '$1$2');
+  for (const word of compact.split(/[^0-9A-Z]+/)) {
+    for (let i = 0; i + code.length <= word.length; i++) {
+      const read = normalizeCode(word.slice(i, i + code.length));
+      if (!read) continue;
+      let wrong = 0;
+      for (let j = 0; j < code.length; j++) if (read[j] !== code[j]) wrong++;
+      best = Math.min(best, wrong);
+    }
+  }
+  return best;
+}
+
+/** The fewest characters misread over up to `tries` screenshots a second apart (the picture changes under the mark). */
+async function bestReading(page: Page, code: string, tries = 4): Promise<number> {
+  let best = code.length;
+  for (let i = 0; i < tries && best > 1; i++) {
+    if (i) await page.waitForTimeout(1000);
+    best = Math.min(best, misreadCharacters(await ocr(await page.screenshot(), `leak-${code}-${i}`), code));
+  }
+  return best;
+}
+
+test.describe('leak tracing', () => {
+  let lectern: Lectern;
+  let students: CreatedStudent[];
+  let courseId: string;
+  let videoId: string;
+
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    ({ lectern, courseId, videoId, students } = await startOneVideoClass({
+      course: { name: 'Web Security', description: 'XSS.', coursecode: 'WSEC' },
+      students: [
+        ['FS24-401', 'Ishaan Mehta'],
+        ['FS24-402', 'Zara Khan'],
+      ],
+      video: { title: 'Cross-site scripting', description: 'Escaping output.' },
+    }));
+  });
+  test.afterAll(async () => {
+    await lectern?.stop();
+  });
+
+  /** A student plays the video in a 1280x720 window; answers the code the server gave and the page. */
+  async function watch(browser: Browser, student: CreatedStudent): Promise<{ code: string; page: Page }> {
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 720 } })).newPage();
+    await signInStudent(page, lectern, student);
+    await page.goto(`${lectern.url}/course/${courseId}?video=${videoId}`);
+    const answer = page.waitForResponse(
+      (r) => r.url().endsWith('/api/playback') && r.request().method() === 'POST',
+    );
+    await page.getByRole('button', { name: /^Play Cross-site scripting/ }).click();
+    const { code } = (await (await answer).json()) as { code: string };
+    const player = page.getByRole('region', { name: /Video player/ });
+    await expect(player).toHaveAttribute('data-state', 'playing');
+    await page.waitForTimeout(1500);
+    return { code, page };
+  }
+
+  test('a screenshot of the page names the session, and the trace names the student', async ({
+    browser,
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    const first = await watch(browser, students[0]!);
+    // Tesseract on a 1280x720 page over a busy picture: the code, at most one character misread
+    // (a person reads it exactly; the trace screen takes it with or without the dash, any case).
+    expect(await bestReading(first.page, first.code)).toBeLessThanOrEqual(1);
+
+    const second = await watch(browser, students[1]!);
+    expect(second.code).not.toBe(first.code);
+    expect(await bestReading(second.page, second.code)).toBeLessThanOrEqual(1);
+
+    // The admin types what they read, dash and all, in lower case.
+    await adminSignIn(page, lectern);
+    await openScreen(page, lectern, '/admintrace', 'Trace a leak');
+    await page
+      .getByLabel('Session code')
+      .fill(`${first.code.slice(0, 4)}-${first.code.slice(4)}`.toLowerCase());
+    const started = Date.now();
+    await page.getByRole('button', { name: 'Trace' }).click();
+    const result = page.getByRole('region', { name: /^Session / });
+    await expect(result).toContainText('Ishaan Mehta');
+    await expect(result).toContainText('FS24-401');
+    await expect(result).toContainText(students[0]!.username);
+    await expect(result).toContainText('Cross-site scripting');
+    await expect(result).toContainText('Web Security (WSEC)');
+    await expect(result).toContainText('127.0.0.1');
+    await expect(result).toContainText(/Chrom/);
+    expect(Date.now() - started).toBeLessThan(60_000);
+    await adminShots(page, 'trace-a-leak');
+
+    await page.getByLabel('Session code').fill(second.code);
+    await page.getByRole('button', { name: 'Trace' }).click();
+    await expect(page.getByRole('region', { name: /^Session / })).toContainText('Zara Khan');
+
+    await page.getByLabel('Session code').fill('abc');
+    await page.getByRole('button', { name: 'Trace' }).click();
+    await expect(page.getByText(/A session code is 8 characters/)).toBeVisible();
+
+    // Students cannot trace.
+    const asStudent = await second.page.request.get(`${lectern.url}/api/admin/trace/${first.code}`);
+    expect(asStudent.status()).toBe(403);
+  });
+});

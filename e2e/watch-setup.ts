@@ -1,0 +1,76 @@
+import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect, type Page } from '@playwright/test';
+import { startLectern, type Lectern } from './lectern';
+import { activateStudent, AdminApi, makeLectureClip, type CreatedStudent } from './student-setup';
+
+const run = promisify(execFile);
+
+/**
+ * The text Debian's tesseract (eng) reads in a PNG, as sparse text anywhere on it. The picture is
+ * first enlarged twice in gray (ffmpeg), as one would prepare a leaked screenshot: tesseract reads
+ * small screen text far better that way.
+ */
+export async function ocr(png: Buffer, name: string): Promise<string> {
+  const file = path.join(tmpdir(), `lectern-ocr-${process.pid}-${name}.png`);
+  const large = file.replace(/\.png$/, '-2x.png');
+  await writeFile(file, png);
+  await run('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-i',
+    file,
+    '-vf',
+    'scale=iw*2:ih*2:flags=lanczos,format=gray',
+    large,
+  ]);
+  const { stdout } = await run('tesseract', [large, 'stdout', '--psm', '11']);
+  return stdout;
+}
+
+/** Signs a student in through the API, in the page's cookie jar. */
+export async function signInStudent(page: Page, lectern: Lectern, student: CreatedStudent): Promise<void> {
+  const res = await page.request.post(`${lectern.url}/api/signin`, {
+    data: { username: student.username, password: student.password },
+  });
+  expect(res.ok()).toBe(true);
+}
+
+export interface OneVideoClass {
+  lectern: Lectern;
+  admin: AdminApi;
+  courseId: string;
+  /** Signed up, past the first-login reset and enrolled for 30 days. */
+  students: CreatedStudent[];
+  /** Granted to the students whose roll numbers were listed in `watchers` (all by default). */
+  videoId: string;
+}
+
+/** A running Lectern with one course, its students and one ready video (a 20 s clip). */
+export async function startOneVideoClass(spec: {
+  course: { name: string; description: string; coursecode: string };
+  students: [rollno: string, name: string][];
+  video: { title: string; description: string };
+  watchers?: string[];
+}): Promise<OneVideoClass> {
+  const lectern = await startLectern();
+  const admin = await AdminApi.signIn(lectern);
+  const courseId = (await admin.createCourse(spec.course))._id;
+  const students: CreatedStudent[] = [];
+  for (const [rollno, name] of spec.students) {
+    const student = await admin.addStudent(rollno, name);
+    await activateStudent(lectern, student, 'Learner@2026');
+    await admin.grantCourse(courseId, student.id, { days: 30 });
+    students.push(student);
+  }
+  const videoId = await admin.uploadVideo(await makeLectureClip(20), {
+    ...spec.video,
+    courseId,
+    rollnos: spec.watchers ?? students.map((s) => s.rollno),
+  });
+  return { lectern, admin, courseId, students, videoId };
+}

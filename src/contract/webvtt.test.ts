@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { cueAt, parseCaptions, plainCueText, toWebVtt } from './webvtt';
+
+const SRT = `1
+00:00:01,000 --> 00:00:03,500
+Hello <i>class</i>
+
+2
+00:00:04,000 --> 00:00:06,000
+{\\an8}Second line
+continues
+`;
+
+describe('caption files', () => {
+  it('reads SubRip and writes it as WebVTT', () => {
+    const parsed = parseCaptions(SRT, 10);
+    expect(parsed).toEqual({
+      ok: true,
+      cues: [
+        { start: 1, end: 3.5, text: 'Hello <i>class</i>', settings: '' },
+        { start: 4, end: 6, text: 'Second line\ncontinues', settings: '' },
+      ],
+    });
+    if (!parsed.ok) return;
+    expect(toWebVtt(parsed.cues)).toBe(
+      'WEBVTT\n\n00:00:01.000 --> 00:00:03.500\nHello <i>class</i>\n\n00:00:04.000 --> 00:00:06.000\nSecond line\ncontinues\n',
+    );
+  });
+
+  it('reads WebVTT with ids, notes, settings, CRLF and a BOM, and round-trips', () => {
+    const vtt =
+      '\uFEFFWEBVTT - lecture\r\nKind: captions\r\n\r\nNOTE a comment\r\nover two lines\r\n\r\nintro\r\n01:02.250 --> 01:04.000 line:10% align:start\r\nFirst\r\n';
+    const parsed = parseCaptions(vtt);
+    expect(parsed).toEqual({
+      ok: true,
+      cues: [{ start: 62.25, end: 64, text: 'First', settings: 'line:10% align:start' }],
+    });
+    if (parsed.ok) expect(parseCaptions(toWebVtt(parsed.cues))).toEqual(parsed);
+  });
+
+  it.each([
+    ['a bad timing', '1\n00:00:01,000 -> 00:00:02,000\nx\n', 2, 'expected a cue timing'],
+    ['a missing number', 'hello\n00:00:01,000 --> 00:00:02,000\nx\n', 1, 'expected a cue number'],
+    ['a cue ending before it starts', '1\n00:00:05,000 --> 00:00:02,000\nx\n', 2, 'end after it starts'],
+    ['a cue with no text', 'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n\n', 3, 'no text'],
+    [
+      'no blank line between cues',
+      '1\n00:00:01,000 --> 00:00:02,000\nx\n00:00:03,000 --> 00:00:04,000\n',
+      4,
+      'blank line',
+    ],
+    ['an empty file', '', 1, 'no cues'],
+    ['a wrong header', 'WEBVTTX\n\n', 1, 'header'],
+    ['a later bad cue', `${SRT}\n3\n00:00:07,000 --> 00:0:08,000\nz\n`, 11, 'expected a cue timing'],
+  ])('names the line of %s', (_, text, line, words) => {
+    const parsed = parseCaptions(text);
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(parsed.line).toBe(line);
+    expect(parsed.message).toContain(`Line ${line}:`);
+    expect(parsed.message).toContain(words);
+  });
+
+  it('reports a cue past the end of the video', () => {
+    const parsed = parseCaptions(SRT, 5);
+    expect(parsed).toMatchObject({ ok: false, line: 6 });
+    if (!parsed.ok) expect(parsed.message).toContain('after the video ends (00:00:05.000)');
+  });
+
+  it('finds the cue at a time and strips markup', () => {
+    const parsed = parseCaptions(SRT);
+    if (!parsed.ok) throw new Error(parsed.message);
+    expect(cueAt(parsed.cues, 0.5)).toBeUndefined();
+    expect(cueAt(parsed.cues, 1)?.start).toBe(1);
+    expect(cueAt(parsed.cues, 3.5)).toBeUndefined();
+    expect(plainCueText('<v Ann>Hi &amp; <b>bye</b>')).toBe('Hi & bye');
+  });
+});

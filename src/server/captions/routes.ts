@@ -1,0 +1,87 @@
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { captionMessages } from '../../contract/captions';
+import { mediaMessages } from '../../contract/media';
+import { routes } from '../../contract/routes';
+import { MAX_CAPTION_BYTES } from '../../contract/webvtt';
+import type { AccountRouteOptions } from '../accounts/student-routes';
+import type { SessionUser } from '../accounts/sessions';
+import { isUuid } from '../db/ids';
+import { badRequest, forbidden, notFound, tooLarge, parseInput } from '../errors';
+import { registerRoutes } from '../http/route-table';
+import { decideWatch } from '../videos/access';
+import { captionFile, deleteCaptions, listCaptions, saveCaptions } from './captions';
+
+const uploadFields = routes['POST /api/admin/videos/:videoId/captions'].multipart;
+
+/** Reads the multipart `language`, `label` and `file` of an upload; the file as UTF-8 text. */
+async function readUpload(request: FastifyRequest) {
+  const fields: Record<string, string> = {};
+  let text: string | undefined;
+  for await (const part of request.parts()) {
+    if (part.type === 'field') {
+      fields[part.fieldname] = String(part.value);
+      continue;
+    }
+    const bytes = await part.toBuffer();
+    if (part.fieldname !== 'file' || text !== undefined) continue;
+    if (part.file.truncated) throw tooLarge(captionMessages.tooLarge);
+    text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+    if (text.includes('\uFFFD') || text.includes('\u0000')) throw badRequest(captionMessages.fileNotText);
+  }
+  const parsed = parseInput(uploadFields, fields);
+  if (text === undefined) throw badRequest(captionMessages.fileMissing);
+  return { fields: parsed, text };
+}
+
+/** Caption tracks: admins manage them; a viewer reads them with the access of the video. */
+export const captionRoutes: FastifyPluginAsync<AccountRouteOptions> = async (app, { ctx, auth }) => {
+  await app.register(multipart, {
+    throwFileSizeLimit: false,
+    limits: { fileSize: MAX_CAPTION_BYTES, files: 1, fields: 4, fieldSize: 1024, parts: 6 },
+  });
+
+  const videoIdOf = (videoId: string) => {
+    if (!isUuid(videoId)) throw notFound(mediaMessages.videoNotFound);
+    return videoId;
+  };
+
+  /** The video's own access rule (the one its playlist answers by). */
+  async function requireWatch(user: SessionUser, videoId: string) {
+    const decision = await decideWatch(
+      ctx.db,
+      user,
+      videoIdOf(videoId),
+      ctx.clock.now(),
+      ctx.config.openTimeZone,
+    );
+    if (decision === 'not-found') throw notFound(mediaMessages.videoNotFound);
+    if (decision === 'no-course-access') throw forbidden(mediaMessages.noCourseAccess);
+    if (decision === 'no-video-access') throw forbidden(mediaMessages.noVideoAccess);
+  }
+
+  registerRoutes(app, auth, {
+    'GET /api/admin/videos/:videoId/captions': async ({ params }) => ({
+      captions: await listCaptions(ctx.db, videoIdOf(params.videoId)),
+    }),
+    'POST /api/admin/videos/:videoId/captions': async ({ params, request }) => {
+      const videoId = videoIdOf(params.videoId);
+      const { fields, text } = await readUpload(request);
+      const caption = await saveCaptions(ctx.db, videoId, fields, text, ctx.clock.now());
+      return { message: captionMessages.saved, caption };
+    },
+    'DELETE /api/admin/videos/:videoId/captions/:language': async ({ params }) => {
+      await deleteCaptions(ctx.db, videoIdOf(params.videoId), params.language);
+      return { message: captionMessages.deleted };
+    },
+    'GET /api/videos/:videoId/captions': async ({ session, params }) => {
+      await requireWatch(session.user, params.videoId);
+      return { captions: await listCaptions(ctx.db, params.videoId) };
+    },
+    'GET /api/videos/:videoId/captions/:language': async ({ session, params, reply }) => {
+      await requireWatch(session.user, params.videoId);
+      const vtt = await captionFile(ctx.db, params.videoId, params.language);
+      return reply.type('text/vtt; charset=utf-8').header('cache-control', 'private, no-cache').send(vtt);
+    },
+  });
+};

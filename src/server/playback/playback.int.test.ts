@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { CODE_ALPHABET, traceMessages } from '../../contract/playback';
+import { courses, enrollments, playbackSessions, videoAccess, videos } from '../db/schema';
+import { testEngines } from '../../../test/support/databases';
+import { suiteAdmin, suiteServer } from '../../../test/support/test-server';
+import { purgePlaybackSessionsHandler } from './housekeeping';
+
+const DAY = 86_400_000;
+
+describe.each(testEngines())('playback sessions and leak tracing (%s)', (engine) => {
+  const server = suiteServer({ engine });
+  const admin = suiteAdmin(server);
+
+  async function grantedVideo(studentId: string) {
+    const [course] = await server.ctx.db
+      .insert(courses)
+      .values({
+        batch: 4,
+        courseCode: `T${Math.random().toString(36).slice(2, 7)}`,
+        name: 'Tracing',
+        description: 'd',
+        startDate: '2026-01-01',
+        endDate: '2026-12-31',
+      })
+      .returning();
+    const [video] = await server.ctx.db
+      .insert(videos)
+      .values({
+        title: 'Leaked lecture',
+        courseId: course!.id,
+        status: 'ready',
+        durationSeconds: 60,
+        sourceName: 'a.mp4',
+      })
+      .returning();
+    await server.ctx.db.insert(enrollments).values({
+      courseId: course!.id,
+      studentId,
+      accessExpiration: new Date(server.clock.now().getTime() + 30 * DAY),
+    });
+    await server.ctx.db.insert(videoAccess).values({ videoId: video!.id, studentId });
+    return { videoId: video!.id, courseId: course!.id };
+  }
+
+  it('gives each playback its own code and traces it to the student, the video and the device', async () => {
+    const { client, student } = await server.studentClient();
+    const { videoId, courseId } = await grantedVideo(student.id);
+    const headers = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) LeakTest/1.0' };
+    const first = await client.request('POST', '/api/playback', { json: { videoId }, headers });
+    expect(first.status).toBe(200);
+    const code: string = first.body.code;
+    expect(code).toMatch(new RegExp(`^[${CODE_ALPHABET}]{8}$`));
+    server.clock.advance(60 * 60_000);
+    const second = await client.request('POST', '/api/playback', { json: { videoId }, headers });
+    expect(second.body.code).not.toBe(code);
+
+    // Typed from a picture: lower case, a dash, spaces.
+    const typed = `${code.slice(0, 4).toLowerCase()} - ${code.slice(4)}`;
+    const trace = await admin.get(`/api/admin/trace/${encodeURIComponent(typed)}`);
+    expect(trace.status).toBe(200);
+    expect(trace.body).toMatchObject({
+      session: {
+        code,
+        ip: '127.0.0.1',
+        userAgent: headers['user-agent'],
+        video: { _id: videoId, title: 'Leaked lecture' },
+        course: { _id: courseId, name: 'Tracing' },
+      },
+      student: { _id: student.id, rollno: student.rollno, username: student.username, role: 'student' },
+      nearby: [expect.objectContaining({ code: second.body.code })],
+    });
+  });
+
+  it('reads look-alike letters as Crockford does and refuses what cannot be a code', async () => {
+    const { client, student } = await server.studentClient();
+    const { videoId } = await grantedVideo(student.id);
+    // A code with a 0 and a 1, so O, I and L can stand for them.
+    await server.ctx.db
+      .insert(playbackSessions)
+      .values({ code: 'AB01CD01', userId: student.id, videoId, ip: '10.0.0.9', userAgent: 'x' });
+    expect((await admin.get('/api/admin/trace/abOIcdOL')).body.session.code).toBe('AB01CD01');
+    expect((await admin.get('/api/admin/trace/ABCDEFGU')).status).toBe(400);
+    expect((await admin.get('/api/admin/trace/ABC')).body.message).toBe(traceMessages.codeInvalid);
+    expect((await admin.get('/api/admin/trace/ZZZZZZZZ')).body.message).toBe(traceMessages.notFound);
+    expect((await client.get('/api/admin/trace/AB01CD01')).status).toBe(403);
+  });
+
+  it('refuses a session for a video the student may not watch', async () => {
+    const { client } = await server.studentClient();
+    const other = await server.createActiveStudent();
+    const { videoId } = await grantedVideo(other.id);
+    expect((await client.post('/api/playback', { videoId })).status).toBe(403);
+    expect((await client.post('/api/playback', { videoId: 'nope' })).status).toBe(404);
+  });
+
+  it('deletes sessions older than PLAYBACK_SESSION_DAYS', async () => {
+    const student = await server.createActiveStudent();
+    const { videoId } = await grantedVideo(student.id);
+    const days = server.ctx.config.playbackSessionDays;
+    const ago = (d: number) => new Date(server.clock.now().getTime() - d * DAY);
+    await server.ctx.db.insert(playbackSessions).values([
+      {
+        code: 'AAAA0001',
+        userId: student.id,
+        videoId,
+        ip: '10.0.0.1',
+        userAgent: 'x',
+        startedAt: ago(days + 1),
+      },
+      {
+        code: 'BBBB0001',
+        userId: student.id,
+        videoId,
+        ip: '10.0.0.1',
+        userAgent: 'x',
+        startedAt: ago(days - 1),
+      },
+    ]);
+    expect((await admin.get('/api/admin/trace/AAAA0001')).status).toBe(200);
+    const log = { info() {} } as never;
+    const run = { jobId: 'j', attempt: 1, signal: new AbortController().signal, log };
+    await purgePlaybackSessionsHandler(server.ctx)({}, run);
+    expect((await admin.get('/api/admin/trace/AAAA0001')).status).toBe(404);
+    expect((await admin.get('/api/admin/trace/BBBB0001')).status).toBe(200);
+  });
+});

@@ -1,0 +1,144 @@
+import { Button, FileInput, Group, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconTrash, IconUpload } from '@tabler/icons-react';
+import type { z } from 'zod';
+import { captionMessages, CaptionUploadFields } from '../../../contract/captions';
+import type { AdminVideo } from '../../../contract/videos';
+import { adminApi, adminKeys, useCaptionTracks } from '../../api/admin';
+import { DataTable } from '../ui/DataTable';
+import { EditModal } from '../ui/EditModal';
+import { Loaded } from '../ui/Loaded';
+import { ServerReason } from '../ui/ServerReason';
+import { useAdminMutation } from '../ui/use-admin-mutation';
+
+interface CaptionFormValues {
+  language: string;
+  label: string;
+  file: File | null;
+}
+
+function CaptionTracks({ video }: { video: AdminVideo }) {
+  const tracks = useCaptionTracks(video._id);
+  const remove = useAdminMutation(adminApi.deleteCaptions, {
+    success: captionMessages.deleted,
+    failure: captionMessages.deleteFailed,
+    onDone: () => {},
+    refresh: adminKeys.captions(video._id),
+  });
+  return (
+    <Loaded
+      query={tracks}
+      failure={captionMessages.loadFailed}
+      loading={
+        <Text size="sm" c="dimmed">
+          Loading captions…
+        </Text>
+      }
+    >
+      {(captions) =>
+        captions.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            No captions yet.
+          </Text>
+        ) : (
+          <DataTable minWidth={420} columns={['Language', 'Label', 'Cues', 'Actions']}>
+            {captions.map((track) => (
+              <Table.Tr key={track.language}>
+                <Table.Td>{track.language}</Table.Td>
+                <Table.Td>{track.label}</Table.Td>
+                <Table.Td>{track.cues}</Table.Td>
+                <Table.Td ta="right">
+                  <Button
+                    size="xs"
+                    variant="light"
+                    color="red"
+                    leftSection={<IconTrash size={14} aria-hidden="true" />}
+                    aria-label={`Delete ${track.label} captions`}
+                    loading={remove.isPending && remove.variables?.language === track.language}
+                    onClick={() => remove.mutate({ videoId: video._id, language: track.language })}
+                  >
+                    Delete
+                  </Button>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </DataTable>
+        )
+      }
+    </Loaded>
+  );
+}
+
+const fieldError = (schema: z.ZodType, value: string) => {
+  const result = schema.safeParse(value);
+  return result.success ? null : (result.error.issues[0]?.message ?? null);
+};
+
+/** Upload form: a file in a language already listed replaces it. */
+function CaptionUpload({ video }: { video: AdminVideo }) {
+  const form = useForm<CaptionFormValues>({
+    initialValues: { language: 'en', label: 'English', file: null },
+    validate: {
+      language: (v) => fieldError(CaptionUploadFields.shape.language, v),
+      label: (v) => fieldError(CaptionUploadFields.shape.label, v),
+      file: (v) => (v ? null : captionMessages.fileMissing),
+    },
+  });
+  const save = useAdminMutation(adminApi.uploadCaptions, {
+    success: captionMessages.saved,
+    failure: captionMessages.uploadFailed,
+    onDone: () => form.setFieldValue('file', null),
+    refresh: adminKeys.captions(video._id),
+  });
+  return (
+    <form
+      noValidate
+      onSubmit={form.onSubmit((values) =>
+        save.mutate({
+          videoId: video._id,
+          language: values.language.trim(),
+          label: values.label.trim(),
+          file: values.file!,
+        }),
+      )}
+    >
+      <Stack gap="sm">
+        <Group grow align="flex-start">
+          <TextInput label="Language (BCP 47)" placeholder="en" {...form.getInputProps('language')} />
+          <TextInput label="Label" placeholder="English" {...form.getInputProps('label')} />
+        </Group>
+        <FileInput
+          label="Caption file (.vtt or .srt)"
+          placeholder="Choose a file"
+          accept=".vtt,.srt,text/vtt"
+          clearable
+          {...form.getInputProps('file')}
+        />
+        <ServerReason reason={save.isError ? save.reason : null} />
+        <Group justify="flex-end">
+          <Button
+            type="submit"
+            loading={save.isPending}
+            leftSection={<IconUpload size={16} aria-hidden="true" />}
+          >
+            Upload captions
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** Captions of one video: the languages attached, delete, and an upload (replace by language). */
+export function CaptionsModal({ video, onClose }: { video: AdminVideo | null; onClose(): void }) {
+  return (
+    <EditModal title={video ? `Captions: ${video.title}` : 'Captions'} item={video} onClose={onClose}>
+      {(item) => (
+        <Stack>
+          <CaptionTracks video={item} />
+          <CaptionUpload video={item} />
+        </Stack>
+      )}
+    </EditModal>
+  );
+}
