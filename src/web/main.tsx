@@ -1,3 +1,4 @@
+import './zod-jitless';
 import '@mantine/core/styles.css';
 import './app/global.css';
 import '@mantine/notifications/styles.css';
