@@ -86,7 +86,12 @@ test.describe('captions and transcript', () => {
     // A language that was a mistake goes again.
     await uploadIn('de.vtt', VTT, 'de', 'Deutsch');
     await expect(dialog.getByRole('row', { name: /de Deutsch 2/ })).toBeVisible();
+    // Delete asks once more in the row; Cancel leaves the track alone.
     await dialog.getByRole('button', { name: 'Delete Deutsch captions' }).click();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog.getByRole('row', { name: /de Deutsch 2/ })).toBeVisible();
+    await dialog.getByRole('button', { name: 'Delete Deutsch captions' }).click();
+    await dialog.getByRole('button', { name: 'Confirm: delete Deutsch captions' }).click();
     await expect(dialog.getByRole('row', { name: /Deutsch/ })).toHaveCount(0);
   });
 

@@ -1,4 +1,5 @@
 import { Button, FileInput, Group, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useState } from 'react';
 import { useForm } from '@mantine/form';
 import { IconTrash, IconUpload } from '@tabler/icons-react';
 import type { z } from 'zod';
@@ -19,6 +20,8 @@ interface CaptionFormValues {
 
 function CaptionTracks({ video }: { video: AdminVideo }) {
   const tracks = useCaptionTracks(video._id);
+  /** The language whose Delete was pressed once: a second, explicit press deletes it. */
+  const [armed, setArmed] = useState<string | null>(null);
   const remove = useAdminMutation(adminApi.deleteCaptions, {
     success: captionMessages.deleted,
     failure: captionMessages.deleteFailed,
@@ -48,17 +51,33 @@ function CaptionTracks({ video }: { video: AdminVideo }) {
                 <Table.Td>{track.label}</Table.Td>
                 <Table.Td>{track.cues}</Table.Td>
                 <Table.Td ta="right">
-                  <Button
-                    size="xs"
-                    variant="light"
-                    color="red"
-                    leftSection={<IconTrash size={14} aria-hidden="true" />}
-                    aria-label={`Delete ${track.label} captions`}
-                    loading={remove.isPending && remove.variables?.language === track.language}
-                    onClick={() => remove.mutate({ videoId: video._id, language: track.language })}
-                  >
-                    Delete
-                  </Button>
+                  {armed === track.language ? (
+                    <Group gap="xs" justify="flex-end" wrap="nowrap">
+                      <Button size="xs" variant="default" onClick={() => setArmed(null)} autoFocus>
+                        Cancel
+                      </Button>
+                      <Button
+                        size="xs"
+                        color="red"
+                        aria-label={`Confirm: delete ${track.label} captions`}
+                        loading={remove.isPending && remove.variables?.language === track.language}
+                        onClick={() => remove.mutate({ videoId: video._id, language: track.language })}
+                      >
+                        Delete
+                      </Button>
+                    </Group>
+                  ) : (
+                    <Button
+                      size="xs"
+                      variant="light"
+                      color="red"
+                      leftSection={<IconTrash size={14} aria-hidden="true" />}
+                      aria-label={`Delete ${track.label} captions`}
+                      onClick={() => setArmed(track.language)}
+                    >
+                      Delete
+                    </Button>
+                  )}
                 </Table.Td>
               </Table.Tr>
             ))}
