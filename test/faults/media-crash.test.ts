@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ListMultipartUploadsCommand, ListPartsCommand } from '@aws-sdk/client-s3';
@@ -8,17 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FaultProxy } from '../support/fault-proxy';
 import { TestClient } from '../support/http-client';
 import { decodeHls, finalize, makeClip, sha256, stalledChunk, uploadAll } from '../support/media-kit';
+import { freePort } from '../support/processes';
 import { createTestBucket, testStores, type TestBucket } from '../support/stores';
 
 const ADMIN_PASSWORD = 'Crash@Test123';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The real server (`node --import tsx src/server/main.ts`) on its own data folder, ready to answer. */
 async function startServer(
