@@ -44,7 +44,7 @@ function CaptionTracks({ video }: { video: AdminVideo }) {
             No captions yet.
           </Text>
         ) : (
-          <DataTable minWidth={420} columns={['Language', 'Label', 'Cues', 'Actions']}>
+          <DataTable minWidth={330} columns={['Language', 'Label', 'Cues', 'Actions']}>
             {captions.map((track) => (
               <Table.Tr key={track.language}>
                 <Table.Td>{track.language}</Table.Td>
