@@ -1,0 +1,341 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app';
+import {
+  listBackups,
+  restoreBackup,
+  runBackup,
+  verifyBackup,
+  type BackupSummary,
+} from '../../src/server/backup';
+import { tableStats } from '../../src/server/backup/database';
+import { FakeClock } from '../../src/server/clock';
+import { loadConfig } from '../../src/server/config';
+import type { Db } from '../../src/server/db/client';
+import { openRuntime, type Runtime } from '../../src/server/runtime';
+import { createTestDatabase, testEngines, type TestDatabase } from '../support/databases';
+import { TestClient } from '../support/http-client';
+import { decodeHls, makeClip, MediaTestServer, sendChunk, uploadVideo } from '../support/media-kit';
+import { createTestBucket, mediaMatrix, type TestBucket } from '../support/stores';
+import type { TestStudent } from '../support/test-server';
+import { saveRanges } from '../support/watch-fixtures';
+
+const PASSPHRASE = 'drill-passphrase-0123';
+
+/** Per-table counts and checksums of a live database, as the manifest computes them. */
+function statsOf(db: Db) {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SET LOCAL TimeZone = 'UTC'`);
+    return tableStats(async (text) => (await tx.execute(sql.raw(text))).rows as never);
+  });
+}
+
+/** A restored install served as main.ts serves it: its own DATA_DIR, database and store. */
+async function serve(
+  env: Record<string, string>,
+  now: Date,
+): Promise<{ runtime: Runtime; url: string; close(): Promise<void> }> {
+  // The school's clock where the old one stood: enrolments expire by it.
+  const clock = new FakeClock(now.toISOString());
+  const runtime = await openRuntime(loadConfig({ LOG_LEVEL: 'silent', OPEN_HOURS: '10-22', ...env }), {
+    clock,
+  });
+  const app = await buildApp(runtime.ctx, {});
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    runtime,
+    url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
+    async close() {
+      await app.close();
+      await runtime.close();
+    },
+  };
+}
+
+const VTT = 'WEBVTT\n\n00:00.000 --> 00:01.500\nWelcome to the lecture\n';
+
+/**
+ * The disaster drill: a school with everything in it is backed up while viewers watch and an admin
+ * uploads, then lost (DATA_DIR, database and bucket), then restored into a fresh install, which
+ * must answer exactly as before. With PostgreSQL available the restore goes to the other engine,
+ * so both directions of a move between engines are part of the drill.
+ */
+describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine, store) => {
+  const restoreEngine = testEngines().length > 1 ? (engine === 'pglite' ? 'postgres' : 'pglite') : engine;
+  let media: MediaTestServer;
+  let backupDir: string;
+  let summary: BackupSummary;
+  let viewer: { client: TestClient; student: TestStudent };
+  let videoId: string;
+  let videoUrl: string;
+  let before: { analytics: unknown; trace: unknown; code: string };
+  let adminLogin: { username: string; password: string };
+
+  beforeAll(async () => {
+    backupDir = await mkdtemp(path.join(tmpdir(), 'lectern-backups-'));
+    media = await MediaTestServer.start({ engine, store, env: { BACKUP_PASSPHRASE: PASSPHRASE } });
+    const server = media.server;
+    const admin = await server.createAdmin();
+    adminLogin = admin;
+    const adminClient = server.client();
+    expect(
+      (await adminClient.post('/api/admin/login', { username: admin.username, password: admin.password }))
+        .status,
+    ).toBe(200);
+    const upload = await uploadVideo(adminClient, await makeClip({ seconds: 3 }), 'lecture.mp4');
+    videoId = upload.videoId;
+    videoUrl = upload.body.url;
+    expect((await media.settled(videoId)).status).toBe('ready');
+    const form = new FormData();
+    form.append('language', 'en');
+    form.append('label', 'English');
+    form.append('file', new Blob([VTT]), 'en.vtt');
+    expect(
+      (await adminClient.request('POST', `/api/admin/videos/${videoId}/captions`, { body: form })).status,
+    ).toBe(200);
+
+    viewer = await server.studentClient();
+    const courseId = await media.giveAccess(viewer.student.id, videoId);
+    const revoked = await server.createActiveStudent();
+    await media.giveAccess(revoked.id, videoId, { courseId, revoked: true });
+    const expired = await server.createActiveStudent();
+    await media.giveAccess(expired.id, videoId, { courseId, expiresInDays: -3 });
+    expect((await decodeHls(`${server.url}${videoUrl}`, viewer.client.token)).frames).toBeGreaterThanOrEqual(
+      74,
+    );
+    expect((await saveRanges(viewer.client, videoId, [[0, 2.5]])).status).toBeLessThan(300);
+
+    const playback = await viewer.client.post('/api/playback', { videoId });
+    expect(playback.status).toBe(200);
+    const session = playback.body as { code: string };
+    before = {
+      code: session.code,
+      analytics: (await adminClient.get(`/api/admin/analytics/students/${viewer.student.id}`)).body,
+      trace: (await adminClient.get(`/api/admin/trace/${session.code}`)).body,
+    };
+
+    // The rush: viewers fetching segments and saving progress, and an upload half sent, during the backup.
+    const rushers = await Promise.all([1, 2, 3].map(async () => {
+      const s = await server.studentClient();
+      await media.giveAccess(s.student.id, videoId, { courseId });
+      return s;
+    })); // prettier-ignore
+    let rushing = true;
+    const rush = Promise.all(
+      rushers.map(async ({ client }, i) => {
+        for (let n = 1; rushing; n++) {
+          await decodeHls(`${server.url}${videoUrl}`, client.token);
+          await saveRanges(client, videoId, [[0, Math.min(3, 0.5 * n + i * 0.1)]]);
+        }
+      }),
+    );
+    const clip = await readFile(await makeClip({ seconds: 3 }));
+    expect((await sendChunk(adminClient, 'in-progress.mp4', 0, clip.subarray(0, 64 * 1024))).status).toBe(
+      200,
+    );
+    summary = await runBackup(server.ctx, { target: backupDir });
+    rushing = false;
+    await rush;
+  }, 180_000);
+
+  afterAll(async () => {
+    await media?.close();
+    await rm(backupDir, { recursive: true, force: true });
+  });
+
+  it('lists the backup complete, leaves the upload in progress out and says so', async () => {
+    const listed = await listBackups(media.server.ctx, backupDir);
+    expect(listed.map((b) => b.id)).toEqual([summary.id]);
+    expect(summary.excludedUploads.map((u) => u.label)).toEqual(['in-progress.mp4']);
+    expect(summary.objectsTotal).toBeGreaterThan(3);
+    expect(summary.signingKeyIncluded).toBe(true);
+    expect((await verifyBackup(media.server.ctx, summary.id, { target: backupDir })).objects).toBe(
+      summary.objectsTotal,
+    );
+  });
+
+  it('holds no S3 secret, SMTP password or plain signing key', async () => {
+    const files = await readdir(backupDir, { recursive: true, withFileTypes: true });
+    const secrets = [
+      media.server.ctx.signingKey.toString('hex'),
+      media.server.ctx.config.s3?.secretAccessKey,
+      new URL(media.server.ctx.config.smtpUrl!).password || undefined,
+      PASSPHRASE,
+    ].filter((s): s is string => Boolean(s));
+    for (const entry of files.filter((f) => f.isFile())) {
+      const text = (await readFile(path.join(entry.parentPath, entry.name))).toString('latin1');
+      for (const secret of secrets) expect(text.includes(secret), `${entry.name} holds a secret`).toBe(false);
+    }
+  });
+
+  it(`restores into a fresh ${restoreEngine} install after the school is lost: same rows, passwords, playback, analytics and traces`, async () => {
+    const manifest = JSON.parse(
+      await readFile(path.join(backupDir, 'backups', summary.id, 'manifest.json'), 'utf8'),
+    ) as { tables: Record<string, unknown> };
+    const oldSigningKey = media.server.ctx.signingKey;
+    const now = media.server.clock.now();
+    // The disaster: DATA_DIR deleted, the database dropped, the bucket emptied and gone.
+    await media.close();
+    media = undefined as never;
+
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'lectern-restored-'));
+    const database: TestDatabase | undefined =
+      restoreEngine === 'postgres' ? await createTestDatabase('postgres') : undefined;
+    const bucket: TestBucket | undefined = store === 's3' ? await createTestBucket() : undefined;
+    const env = {
+      DATA_DIR: dataDir,
+      ...(database ? { DATABASE_URL: database.url } : {}),
+      ...bucket?.env,
+      ...(bucket ? { MEDIA_STORE: 's3' } : {}),
+      BACKUP_PASSPHRASE: PASSPHRASE,
+    };
+    let restored: Awaited<ReturnType<typeof serve>> | undefined;
+    try {
+      const lines: string[] = [];
+      await restoreBackup(loadConfig(env), summary.id, { from: backupDir, onLine: (l) => lines.push(l) });
+      expect(lines.at(-1)).toMatch(new RegExp(`^Restored backup ${summary.id}: `));
+      restored = await serve(env, now);
+      expect(restored.runtime.ctx.signingKey.equals(oldSigningKey)).toBe(true);
+      expect(await statsOf(restored.runtime.ctx.db)).toEqual(manifest.tables);
+
+      const student = new TestClient(restored.url);
+      const signin = await student.post('/api/signin', {
+        username: viewer.student.username,
+        password: viewer.student.password,
+      });
+      expect(signin.status).toBe(200);
+      const decoded = await decodeHls(`${restored.url}${videoUrl}`, student.token);
+      expect(decoded.frames).toBeGreaterThanOrEqual(74);
+      const captions = await student.get(`/api/videos/${videoId}/captions`);
+      expect(captions.status).toBe(200);
+
+      const admin = new TestClient(restored.url);
+      expect(
+        (
+          await admin.post('/api/admin/login', {
+            username: adminLogin.username,
+            password: adminLogin.password,
+          })
+        ).status,
+      ).toBe(200);
+      expect((await admin.get(`/api/admin/analytics/students/${viewer.student.id}`)).body).toEqual(
+        before.analytics,
+      );
+      expect((await admin.get(`/api/admin/trace/${before.code}`)).body).toEqual(before.trace);
+    } finally {
+      await restored?.close();
+      await database?.drop();
+      await bucket?.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
+
+/** Damage and mistakes: each named in one line, and nothing written. */
+describe('a damaged backup or a wrong passphrase', () => {
+  let media: MediaTestServer;
+  let backupDir: string;
+  let id: string;
+
+  beforeAll(async () => {
+    backupDir = await mkdtemp(path.join(tmpdir(), 'lectern-backups-'));
+    media = await MediaTestServer.start({
+      engine: 'pglite',
+      store: 'local',
+      env: { BACKUP_PASSPHRASE: PASSPHRASE },
+    });
+    const admin = (await media.server.adminClient()).client;
+    const { videoId } = await uploadVideo(admin, await makeClip({ seconds: 2 }), 'lecture.mp4');
+    await media.settled(videoId);
+    id = (await runBackup(media.server.ctx, { target: backupDir })).id;
+  }, 120_000);
+  afterAll(async () => {
+    await media?.close();
+    await rm(backupDir, { recursive: true, force: true });
+  });
+
+  const manifest = async () =>
+    JSON.parse(await readFile(path.join(backupDir, 'backups', id, 'manifest.json'), 'utf8')) as {
+      database: { sha256: string };
+      media: { key: string; sha256: string }[];
+    };
+  const objectFile = (sha: string) => path.join(backupDir, 'objects', sha.slice(0, 2), sha);
+
+  async function flipByte(file: string): Promise<() => Promise<void>> {
+    const original = await readFile(file);
+    const damaged = Buffer.from(original);
+    damaged[Math.floor(damaged.length / 2)]! ^= 0xff;
+    await writeFile(file, damaged);
+    return () => writeFile(file, original);
+  }
+
+  /** Restores into a fresh DATA_DIR; answers the error and what the folder holds afterwards. */
+  async function restoreFresh(env: Record<string, string> = {}) {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'lectern-restored-'));
+    try {
+      const error = await restoreBackup(
+        loadConfig({ DATA_DIR: dataDir, BACKUP_PASSPHRASE: PASSPHRASE, ...env }),
+        id,
+        {
+          from: backupDir,
+        },
+      ).then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      return { error, written: await readdir(dataDir) };
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }
+
+  it('names a flipped byte in one media object, in verify and in restore, and writes nothing', async () => {
+    const { media: objects } = await manifest();
+    const segment = objects.find((o) => o.key.endsWith('.ts'))!;
+    const repair = await flipByte(objectFile(segment.sha256));
+    try {
+      await expect(verifyBackup(media.server.ctx, id, { target: backupDir })).rejects.toThrow(
+        `${segment.key} (objects/${segment.sha256.slice(0, 2)}/${segment.sha256}) does not match its SHA-256`,
+      );
+      const { error, written } = await restoreFresh();
+      expect(error?.message).toContain(segment.key);
+      expect(written).toEqual([]);
+    } finally {
+      await repair();
+    }
+  });
+
+  it('names a flipped byte in the database dump and writes nothing', async () => {
+    const { database } = await manifest();
+    const repair = await flipByte(objectFile(database.sha256));
+    try {
+      await expect(verifyBackup(media.server.ctx, id, { target: backupDir })).rejects.toThrow(
+        'its database dump',
+      );
+      const { error, written } = await restoreFresh();
+      expect(error?.message).toMatch(/database dump .* does not match its SHA-256/);
+      expect(written).toEqual([]);
+    } finally {
+      await repair();
+    }
+  });
+
+  it('refuses a wrong passphrase in one line and restores nothing', async () => {
+    const { error, written } = await restoreFresh({ BACKUP_PASSPHRASE: 'not-the-passphrase' });
+    expect(error?.message).toBe(
+      'Wrong BACKUP_PASSPHRASE: the signing key in this backup does not decrypt with it. Nothing was restored.',
+    );
+    expect(written).toEqual([]);
+  });
+
+  it('refuses a non-empty install in one line', async () => {
+    const error = await restoreBackup(media.server.ctx.config, id, { from: backupDir }).catch(
+      (e: Error) => e,
+    );
+    expect((error as Error).message).toMatch(/^This install is not empty \(.*--replace/);
+  });
+});
