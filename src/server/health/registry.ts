@@ -1,0 +1,28 @@
+import type { AppContext } from '../context';
+import { backupTargetCheck } from '../backup/health-check';
+import { databaseCheck, diskCheck, ffmpegCheck, migrationsCheck, redisCheck, storeCheck } from './checks';
+import { Readiness, type HealthCheck } from './readiness';
+
+/**
+ * The one list of what `/readyz` and `npm run cli -- doctor` check. A domain with a dependency of
+ * its own (a backup target, say) exports a `HealthCheck` factory and adds one line here; it then
+ * appears in both, under its name.
+ */
+export function readinessChecks(ctx: AppContext): HealthCheck[] {
+  const { config } = ctx;
+  return [
+    databaseCheck(ctx),
+    migrationsCheck(ctx),
+    storeCheck(ctx),
+    ...(config.redisUrl ? [redisCheck(ctx)] : []),
+    // ffmpeg only matters where jobs run: not on ROLE=web nodes (nor WEB_CONCURRENCY's HTTP processes).
+    ...(config.role !== 'web' ? [ffmpegCheck(config)] : []),
+    // Backups run where jobs run; an unreachable target is reported, never a reason to stop serving.
+    ...(config.role !== 'web' ? [backupTargetCheck(ctx)] : []),
+    diskCheck(config),
+  ];
+}
+
+export function createReadiness(ctx: AppContext): Readiness {
+  return new Readiness(readinessChecks(ctx));
+}

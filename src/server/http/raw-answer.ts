@@ -1,0 +1,48 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+
+/**
+ * What helmet would add on a Fastify route and an answer written outside Fastify still needs: no
+ * MIME sniffing, and no embedding by other origins (a no-cors <video> or <script> elsewhere gets nothing).
+ */
+export const RAW_SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'cross-origin-resource-policy': 'same-origin',
+};
+
+/** A `{ message }` answer written on the raw response, for code that runs before Fastify's handler. */
+export function sendRawJson(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  const body = JSON.stringify({ message });
+  res.writeHead(status, {
+    ...RAW_SECURITY_HEADERS,
+    ...headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+export type RawHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * Puts `front` before the server's request listeners (Fastify's, and whatever was put in front of
+ * them before): it answers a request itself and returns true, or returns false to pass it on. `rest`
+ * hands a request it took on to those listeners later.
+ */
+export function putInFront(
+  server: Server,
+  front: (req: IncomingMessage, res: ServerResponse, rest: RawHandler) => boolean,
+): void {
+  const handlers = server.listeners('request') as RawHandler[];
+  server.removeAllListeners('request');
+  const rest: RawHandler = (req, res) => {
+    for (const handler of handlers) handler.call(server, req, res);
+  };
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (!front(req, res, rest)) rest(req, res);
+  });
+}
