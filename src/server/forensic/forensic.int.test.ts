@@ -1,0 +1,94 @@
+import path from 'node:path';
+import { and, desc, eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { deliveryModes, deliverySuite, firstRendition, get } from '../../../test/support/delivery';
+import { decodeHls } from '../../../test/support/media-kit';
+import { playbackSessions, videos } from '../db/schema';
+import { sessionSequence } from './code';
+import { VARIANT_B_TAG, VARIANT_FILE_PATTERN } from './mark';
+
+const SECONDS = 30; // 5 segments: two sessions pick the same variants with probability 1/32
+
+const fileOf = (uri: string) => path.posix.basename(new URL(uri).pathname);
+
+describe.each(deliveryModes)('forensic A/B marks, SEGMENT_DELIVERY=%s (%s store)', (mode, store) => {
+  const suite = deliverySuite({
+    engine: 'pglite',
+    store,
+    mode,
+    env: { FORENSIC_MARKS: 'on' },
+    clip: { seconds: SECONDS },
+    fileName: 'marked.mp4',
+    // The ladder job replaces the remuxed rendition with the marked one.
+    async prepare(media, videoId) {
+      const deadline = Date.now() + 240_000;
+      while (!(await media.objectText(`videos/${videoId}/v180/index.m3u8`))?.includes(VARIANT_B_TAG)) {
+        if (Date.now() > deadline) throw new Error('the rendition was not marked within 240 s');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    },
+    timeoutMs: 300_000,
+  });
+
+  async function viewer() {
+    const { client, student, session } = await suite.viewer();
+    // The player opens a playback session first; its code picks the variants.
+    const opened = await client.post('/api/playback', { videoId: suite.video.videoId });
+    expect(opened.status).toBe(200);
+    const { playlist, segments } = await firstRendition(suite.origin, suite.video.url, session);
+    return { student, session, code: (opened.body as { code: string }).code, playlist, segments };
+  }
+
+  it('plays a marked video: ffmpeg decodes the whole of it', async () => {
+    const { session } = await viewer();
+    const decoded = await decodeHls(`${suite.origin}${suite.video.url}`, session);
+    expect(decoded.seconds).toBeCloseTo(SECONDS, 0);
+    expect(decoded.frames).toBeGreaterThanOrEqual(SECONDS * 25 - 5);
+  });
+
+  it("lists each session's own sequence under opaque names, and a guessed name gets nothing", async () => {
+    const [row] = await suite.media.server.ctx.db
+      .select({ secret: videos.forensicSecret })
+      .from(videos)
+      .where(eq(videos.id, suite.video.videoId));
+    const secret = Buffer.from(row!.secret!, 'hex');
+    const packaged = (await suite.media.objectText(`videos/${suite.video.videoId}/v180/index.m3u8`))!.split(
+      '\n',
+    );
+    const a = packaged.filter((l) => l && !l.startsWith('#'));
+    const b = packaged.filter((l) => l.startsWith(VARIANT_B_TAG)).map((l) => l.slice(VARIANT_B_TAG.length));
+    expect(a).toHaveLength(5);
+    expect(b).toHaveLength(5);
+
+    const first = await viewer();
+    const seen: string[][] = [];
+    for (let i = 0; i < 6; i++) {
+      const v = i === 0 ? first : await viewer();
+      const files = v.segments.map(fileOf);
+      // Names look alike whatever the variant, and the packaged tag never reaches a player.
+      for (const file of files) expect(file).toMatch(VARIANT_FILE_PATTERN);
+      expect(v.playlist).not.toContain('VARIANT');
+      // Exactly the variants this session's code picks.
+      const [session] = await suite.media.server.ctx.db
+        .select({ code: playbackSessions.code })
+        .from(playbackSessions)
+        .where(
+          and(eq(playbackSessions.userId, v.student.id), eq(playbackSessions.videoId, suite.video.videoId)),
+        )
+        .orderBy(desc(playbackSessions.startedAt))
+        .limit(1);
+      expect(session!.code).toBe(v.code);
+      const sequence = sessionSequence(secret, v.code, 5);
+      expect(files).toEqual(a.map((name, k) => (sequence[k] ? b[k] : name)));
+      seen.push(files);
+      if (seen.some((other) => other.join() !== files.join())) break;
+    }
+    expect(new Set(seen.map((s) => s.join())).size).toBeGreaterThan(1);
+
+    // A name nobody was given: not there (node: 404), or a link that does not match it (403).
+    const link = new URL(first.segments[0]!);
+    link.pathname = link.pathname.replace(/f_[0-9a-f]{32}\.ts$/, `f_${'0123456789abcdef'.repeat(2)}.ts`);
+    const guessed = await get(link, first.session);
+    expect(mode === 'node' ? [404] : [403, 404]).toContain(guessed.status);
+  });
+});

@@ -1,0 +1,109 @@
+import { createHmac } from 'node:crypto';
+
+/**
+ * The invisible mark (docs/FORENSIC.md): for segment i, a keyed grid of +-1 cells, PATTERN_COLS x
+ * PATTERN_ROWS, scaled up bicubically to the picture (one smooth blob per ~80 px at 720p, which
+ * survives downscaling and re-encoding) and added to luma (variant A) or subtracted (variant B)
+ * with MARK_AMPLITUDE levels before encoding. Chroma is untouched.
+ */
+export const PATTERN_COLS = 16;
+export const PATTERN_ROWS = 9;
+/** Luma levels (of 219) the pattern moves a pixel: invisible on a flat slide, found after a re-encode. */
+export const MARK_AMPLITUDE = 1;
+
+export type Variant = 'A' | 'B';
+
+/** One 8-bit grey frame per segment (128 +- amplitude): the pattern ffmpeg reads as a second input. */
+export function patternFrames(secret: Buffer, segments: number, amplitude = MARK_AMPLITUDE): Buffer {
+  const cells = PATTERN_COLS * PATTERN_ROWS;
+  const out = Buffer.alloc(cells * segments);
+  for (let segment = 0; segment < segments; segment++) {
+    const bits = keyedBits(secret, `lectern forensic pattern:${segment}`, cells);
+    for (let cell = 0; cell < cells; cell++) {
+      out[segment * cells + cell] = 128 + (bits[cell] ? amplitude : -amplitude);
+    }
+  }
+  return out;
+}
+
+function keyedBits(secret: Buffer, label: string, count: number): Uint8Array {
+  const bits = new Uint8Array(count);
+  for (let block = 0; block * 256 < count; block++) {
+    const bytes = createHmac('sha256', secret).update(`${label}:${block}`).digest();
+    for (let b = 0; b < 256 && block * 256 + b < count; b++)
+      bits[block * 256 + b] = (bytes[b >> 3]! >> (b & 7)) & 1;
+  }
+  return bits;
+}
+
+/**
+ * ffmpeg arguments marking the first input's video: the pattern file as input 1 (one frame per
+ * `segmentSeconds`, so each segment has its own pattern) and a filter graph ending at `[marked]`.
+ * `scale` is the picture size after the rendition's own scaling (`-2:720`, `1280:720`).
+ */
+export function markFilter(input: {
+  patternFile: string;
+  segmentSeconds: number;
+  variant: Variant;
+  /** The rendition's scale filter arguments, e.g. `-2:720`; undefined keeps the size. */
+  scale?: string;
+}): { inputArgs: string[]; filterComplex: string; output: string } {
+  const mode = input.variant === 'A' ? 'grainmerge' : 'grainextract';
+  const scaled = input.scale ? `scale=${input.scale},` : '';
+  return {
+    inputArgs: [
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'gray',
+      '-s',
+      `${PATTERN_COLS}x${PATTERN_ROWS}`,
+      '-framerate',
+      `1/${input.segmentSeconds}`,
+      '-i',
+      input.patternFile,
+    ],
+    // grainmerge: A + B - 128; grainextract: A - B + 128. The pattern's chroma is 128: colour stays.
+    filterComplex:
+      `[0:v:0]${scaled}format=yuv420p[base];` +
+      `[1:v][base]scale2ref=flags=bicubic[pattern][video];` +
+      `[pattern]format=yuv420p[p];` +
+      `[video][p]blend=all_mode=${mode}:shortest=0:repeatlast=1[marked]`,
+    output: '[marked]',
+  };
+}
+
+/**
+ * The stored (and served) name of one variant of one segment: opaque and unguessable without the
+ * video's secret, so a playlist shows neither which variant it lists nor the other one's name.
+ */
+export function variantFileName(
+  secret: Buffer,
+  rendition: string,
+  segment: number,
+  variant: Variant,
+): string {
+  const mac = createHmac('sha256', secret)
+    .update(`lectern forensic name:${rendition}:${segment}:${variant}`)
+    .digest('hex')
+    .slice(0, 32);
+  return `f_${mac}.ts`;
+}
+
+/** Served names of marked segments. */
+export const VARIANT_FILE_PATTERN = /^f_[0-9a-f]{32}\.ts$/;
+
+/**
+ * In a marked rendition's packaged playlist, the line before each segment names its B variant (the
+ * segment line is A). Never served: the child playlist keeps one of the two per session.
+ */
+export const VARIANT_B_TAG = '#X-LECTERN-VARIANT-B:';
+
+/** The segment names a session's sequence picks (0 = A, the listed file; 1 = its B alternate). */
+export function chooseVariants(
+  files: readonly string[],
+  alternates: readonly string[],
+  sequence: Uint8Array,
+): string[] {
+  return files.map((file, i) => (sequence[i] ? (alternates[i] ?? file) : file));
+}

@@ -1,0 +1,255 @@
+import { createDecipheriv } from 'node:crypto';
+import { and, eq, isNotNull } from 'drizzle-orm';
+import type { AppContext } from '../context';
+import { playbackSessions, users, videoKeys, videos } from '../db/schema';
+import { createMediaTools } from '../media/ffmpeg';
+import { PLAYLIST, SEGMENT_SECONDS } from '../media/packaging/hls';
+import { periodOfKeyUri } from '../media/packaging/segment-keys';
+import { mediaKeys, readText, renditionName, type MediaStore } from '../media/store';
+import {
+  accuse,
+  DESIGN_FALSE_ACCUSATION,
+  DESIGN_SESSIONS,
+  minimumDecidedSegments,
+  sessionSequence,
+  type Decision,
+} from './code';
+import { alignExcerpt, decideSegments, DETECT_FPS, type Reference } from './detector';
+import { decodeLuma } from './luma';
+import { VARIANT_B_TAG } from './mark';
+
+export interface TracedLeak {
+  code: string;
+  score: number;
+  agreements: number;
+  decided: number;
+  /** ln of the chance that an innocent session agrees this often. */
+  logInnocentChance: number;
+  startedAt: Date;
+  ip: string;
+  student: { id: string; name: string; rollno: string | null; username: string };
+}
+
+export type TraceFileResult =
+  | { kind: 'not-a-video' }
+  | { kind: 'no-marked-video'; videoId?: string }
+  | { kind: 'no-match'; videoId?: string }
+  | {
+      kind: 'matched';
+      videoId: string;
+      title: string;
+      /** Where the file starts in the video, in seconds. */
+      startsAt: number;
+      decided: number;
+      undecided: number;
+      /** Agreements needed out of `decided` (Infinity: too few segments decided to name anyone). */
+      threshold: number;
+      accused: TracedLeak[];
+    };
+
+interface MarkedVideo {
+  id: string;
+  title: string;
+  secret: Buffer;
+  renditions: number[];
+  store: MediaStore;
+}
+
+/**
+ * The decrypted MPEG-TS of one variant of a marked rendition, segment after segment (the
+ * reference the suspect is compared with), straight from the store.
+ */
+async function* variantStream(ctx: AppContext, video: MarkedVideo, rendition: string, variant: 'A' | 'B') {
+  const playlist = await readText(video.store, mediaKeys.videoFile(video.id, rendition, PLAYLIST));
+  if (!playlist?.includes(VARIANT_B_TAG)) throw new Error(`rendition ${rendition} is not marked`);
+  const keys = new Map(
+    (await ctx.db.select().from(videoKeys).where(eq(videoKeys.videoId, video.id))).map((k) => [
+      k.period,
+      Buffer.from(k.key, 'hex'),
+    ]),
+  );
+  let period = 0;
+  let sequence = 0;
+  let alternate = '';
+  for (const line of playlist.split('\n')) {
+    const seq = /^#EXT-X-MEDIA-SEQUENCE:(\d+)/.exec(line);
+    if (seq) sequence = Number(seq[1]);
+    const key = /^#EXT-X-KEY:.*URI="([^"]*)"/.exec(line);
+    if (key) period = periodOfKeyUri(key[1]!);
+    if (line.startsWith(VARIANT_B_TAG)) alternate = line.slice(VARIANT_B_TAG.length);
+    if (!line || line.startsWith('#')) continue;
+    const file = variant === 'A' ? line : alternate;
+    const read = await video.store.read(mediaKeys.videoFile(video.id, rendition, file));
+    if (!read?.body) throw new Error(`segment ${file} is missing`);
+    const pieces: Buffer[] = [];
+    for await (const piece of read.body) pieces.push(piece as Buffer);
+    const iv = Buffer.alloc(16);
+    iv.writeUInt32BE(sequence++, 12);
+    const decipher = createDecipheriv('aes-128-cbc', keys.get(period)!, iv);
+    yield Buffer.concat([decipher.update(Buffer.concat(pieces)), decipher.final()]);
+  }
+}
+
+/** Both variants of the video's smallest marked rendition, as the detector sees them. */
+async function referenceOf(ctx: AppContext, video: MarkedVideo, signal?: AbortSignal): Promise<Reference> {
+  const rendition = renditionName(Math.min(...video.renditions));
+  const decode = (variant: 'A' | 'B') =>
+    decodeLuma('-', {
+      stdin: variantStream(ctx, video, rendition, variant),
+      inputArgs: ['-f', 'mpegts'],
+      signal,
+    });
+  return { a: await decode('A'), b: await decode('B'), segmentSeconds: SEGMENT_SECONDS };
+}
+
+async function markedVideos(ctx: AppContext, videoId: string | undefined): Promise<MarkedVideo[]> {
+  const rows = await ctx.db
+    .select({
+      id: videos.id,
+      title: videos.title,
+      secret: videos.forensicSecret,
+      renditions: videos.renditions,
+      store: videos.store,
+    })
+    .from(videos)
+    .where(
+      and(
+        isNotNull(videos.forensicSecret),
+        eq(videos.status, 'ready'),
+        ...(videoId ? [eq(videos.id, videoId)] : []),
+      ),
+    );
+  const marked: MarkedVideo[] = [];
+  for (const row of rows) {
+    const store = ctx.media.of(row.store);
+    // Only renditions already written marked count (the first one may still be the remux).
+    const heights: number[] = [];
+    for (const height of row.renditions) {
+      const text = await readText(store, mediaKeys.videoFile(row.id, renditionName(height), PLAYLIST));
+      if (text?.includes(VARIANT_B_TAG)) heights.push(height);
+    }
+    if (heights.length)
+      marked.push({
+        id: row.id,
+        title: row.title,
+        secret: Buffer.from(row.secret!, 'hex'),
+        renditions: heights,
+        store,
+      });
+  }
+  return marked;
+}
+
+/**
+ * `trace:file`: finds which marked video `file` is an excerpt of (or checks the one given), where it
+ * starts, decides A or B for every segment it covers, and scores every playback session of that
+ * video (forensic/code.ts). Accuses only at the code's threshold: a file too short, re-encoded past
+ * recognition or from another video names nobody.
+ */
+export async function traceFile(
+  ctx: AppContext,
+  file: string,
+  options: { videoId?: string; signal?: AbortSignal; onProgress?: (text: string) => void } = {},
+): Promise<TraceFileResult> {
+  const progress = options.onProgress ?? (() => undefined);
+  const probe = await createMediaTools(ctx.config).probe(file, options.signal);
+  if (!probe?.video) return { kind: 'not-a-video' };
+  const candidates = await markedVideos(ctx, options.videoId);
+  if (!candidates.length) return { kind: 'no-marked-video', videoId: options.videoId };
+  progress(`Decoding ${file} (${probe.durationSeconds.toFixed(0)} s)…`);
+  const suspect = await decodeLuma(file, { signal: options.signal });
+
+  let best: { video: MarkedVideo; reference: Reference; offset: number; difference: number } | undefined;
+  for (const video of candidates) {
+    progress(`Comparing with "${video.title}"…`);
+    const reference = await referenceOf(ctx, video, options.signal);
+    const aligned = alignExcerpt(suspect, reference);
+    if (aligned && (!best || aligned.difference < best.difference)) best = { video, reference, ...aligned };
+  }
+  if (!best) return { kind: 'no-match', videoId: options.videoId };
+
+  const { video, reference, offset } = best;
+  const decisions = decideSegments(suspect, reference, offset);
+  const first = decisions[0]?.segment ?? 0;
+  const bySegment: Decision[] = [];
+  for (const d of decisions) bySegment[d.segment - first] = d.decision;
+  const sessions = await ctx.db
+    .select({ code: playbackSessions.code })
+    .from(playbackSessions)
+    .where(eq(playbackSessions.videoId, video.id));
+  const segments = first + bySegment.length;
+  const result = accuse(
+    bySegment,
+    sessions.map((s) => ({ code: s.code, sequence: sessionSequence(video.secret, s.code, segments) })),
+    // A video watched in more sessions than the code was designed for keeps its bound per session.
+    { first, sessions: Math.max(DESIGN_SESSIONS, sessions.length), eps: DESIGN_FALSE_ACCUSATION },
+  );
+  const accused: TracedLeak[] = [];
+  for (const a of result.accused) {
+    const [row] = await ctx.db
+      .select({
+        startedAt: playbackSessions.startedAt,
+        ip: playbackSessions.ip,
+        id: users.id,
+        name: users.name,
+        rollno: users.rollno,
+        username: users.username,
+      })
+      .from(playbackSessions)
+      .innerJoin(users, eq(users.id, playbackSessions.userId))
+      .where(eq(playbackSessions.code, a.code))
+      .limit(1);
+    if (!row) continue;
+    accused.push({
+      ...a,
+      startedAt: row.startedAt,
+      ip: row.ip,
+      student: { id: row.id, name: row.name, rollno: row.rollno, username: row.username },
+    });
+  }
+  return {
+    kind: 'matched',
+    videoId: video.id,
+    title: video.title,
+    startsAt: offset / DETECT_FPS,
+    decided: result.decided,
+    undecided: decisions.length - result.decided,
+    threshold: result.threshold,
+    accused,
+  };
+}
+
+const dashed = (code: string) => `${code.slice(0, 4)}-${code.slice(4)}`;
+
+/** What `trace:file` prints. */
+export function describeTrace(result: TraceFileResult): string {
+  switch (result.kind) {
+    case 'not-a-video':
+      return 'Not a video: ffmpeg finds no video stream in this file. No session found.';
+    case 'no-marked-video':
+      return result.videoId
+        ? `Video ${result.videoId} has no marked rendition (FORENSIC_MARKS was off when it was packaged). No session found.`
+        : 'No video has marked renditions yet (FORENSIC_MARKS=on marks videos as their ladder is made). No session found.';
+    case 'no-match':
+      return result.videoId
+        ? `This file does not match video ${result.videoId}. No session found.`
+        : 'This file matches none of the marked videos. No session found.';
+    case 'matched': {
+      const head = `Matches "${result.title}" (${result.videoId}) from ${result.startsAt.toFixed(1)} s: ${result.decided} segment(s) decided, ${result.undecided} undecided.`;
+      if (!result.accused.length) {
+        const need = Number.isFinite(result.threshold)
+          ? `${result.threshold} of ${result.decided} agreeing with one session`
+          : `at least ${minimumDecidedSegments()} decided segments (${((minimumDecidedSegments() * SEGMENT_SECONDS) / 60).toFixed(1)} minutes of video)`;
+        return `${head}\nNo session found: the evidence is below the threshold (${need}).`;
+      }
+      const lines = result.accused.map(
+        (a) =>
+          `Session ${dashed(a.code)}: score ${a.score}, ${a.agreements} of ${a.decided} decided segments agree ` +
+          `(an innocent session: p < ${Math.exp(a.logInnocentChance).toExponential(1)}). ` +
+          `${a.student.name}${a.student.rollno ? `, roll no ${a.student.rollno}` : ''} (${a.student.username}), ` +
+          `started ${a.startedAt.toISOString()} from ${a.ip}.`,
+      );
+      return [head, ...lines].join('\n');
+    }
+  }
+}
