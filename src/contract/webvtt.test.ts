@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { cueAt, parseCaptions, plainCueText, toWebVtt } from './webvtt';
+import { DEFAULT_CUE_SETTINGS } from './cues';
+import { cueAt, parseCaptions, plainCueText, readWebVtt, toWebVtt } from './webvtt';
+
+const plain = DEFAULT_CUE_SETTINGS;
 
 const SRT = `1
 00:00:01,000 --> 00:00:03,500
@@ -17,8 +20,15 @@ describe('caption files', () => {
     expect(parsed).toEqual({
       ok: true,
       cues: [
-        { start: 1, end: 3.5, text: 'Hello <i>class</i>', settings: '' },
-        { start: 4, end: 6, text: 'Second line\ncontinues', settings: '' },
+        { id: '', start: 1, end: 3.5, text: 'Hello <i>class</i>', plain: 'Hello class', settings: plain },
+        {
+          id: '',
+          start: 4,
+          end: 6,
+          text: 'Second line\ncontinues',
+          plain: 'Second line\ncontinues',
+          settings: plain,
+        },
       ],
     });
     if (!parsed.ok) return;
@@ -33,9 +43,78 @@ describe('caption files', () => {
     const parsed = parseCaptions(vtt);
     expect(parsed).toEqual({
       ok: true,
-      cues: [{ start: 62.25, end: 64, text: 'First', settings: 'line:10% align:start' }],
+      cues: [
+        {
+          id: 'intro',
+          start: 62.25,
+          end: 64,
+          text: 'First',
+          plain: 'First',
+          settings: { ...plain, line: 10, snapToLines: false, align: 'start' },
+        },
+      ],
     });
     if (parsed.ok) expect(parseCaptions(toWebVtt(parsed.cues))).toEqual(parsed);
+  });
+
+  it('keeps ids and every cue setting as structure, and writes them back', () => {
+    const vtt =
+      'WEBVTT\n\nq1\n00:00:01.000 --> 00:00:02.000 line:-2 position:30%,line-left size:40% align:end vertical:rl\nA\n\n' +
+      '00:00:03.000 --> 00:00:04.000 line:80%,end\nB\n';
+    const parsed = parseCaptions(vtt);
+    if (!parsed.ok) throw new Error(parsed.message);
+    expect(parsed.cues.map((c) => [c.id, c.settings])).toEqual([
+      [
+        'q1',
+        {
+          vertical: 'rl',
+          line: -2,
+          snapToLines: true,
+          lineAlign: 'start',
+          position: 30,
+          positionAlign: 'line-left',
+          size: 40,
+          align: 'end',
+        },
+      ],
+      ['', { ...plain, line: 80, snapToLines: false, lineAlign: 'end' }],
+    ]);
+    expect(toWebVtt(parsed.cues)).toBe(
+      'WEBVTT\n\nq1\n00:00:01.000 --> 00:00:02.000 vertical:rl line:-2 position:30%,line-left size:40% align:end\nA\n\n' +
+        '00:00:03.000 --> 00:00:04.000 line:80%,end\nB\n',
+    );
+    expect(parseCaptions(toWebVtt(parsed.cues))).toEqual(parsed);
+  });
+
+  it('decodes every HTML character reference, not only the few WebVTT names', () => {
+    const parsed = parseCaptions(
+      'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nCaf&eacute; &mdash; 3&nbsp;&lt;&nbsp;4 &hellip; &#x263A; &#169; <b>&amp;</b> &#60;i&#62; &amp;#169;\n',
+    );
+    if (!parsed.ok) throw new Error(parsed.message);
+    expect(parsed.cues[0]!.plain).toBe('Café — 3\u00A0<\u00A04 … ☺ © & <i> &#169;');
+    // Stored as written: the file stays valid WebVTT.
+    expect(toWebVtt(parsed.cues)).toContain('Caf&eacute; &mdash;');
+  });
+
+  it('takes a cue right under the header, as browsers do', () => {
+    const parsed = parseCaptions('WEBVTT\n00:00:00.000 --> 00:00:01.000\ntext\n');
+    expect(parsed.ok && parsed.cues.map((c) => [c.start, c.end, c.text])).toEqual([[0, 1, 'text']]);
+  });
+
+  it('reads stored files as the player does: a file a browser refuses gives null, not cues', () => {
+    expect(readWebVtt('00:00:01.000 --> 00:00:02.000\nno header\n')).toBeNull();
+    // Captions stored before cue settings were structured (a raw settings string) read the same way.
+    const stored = 'WEBVTT\n\n00:00:08.000 --> 00:00:15.000 line:10%\nLES FONCTIONS\n';
+    expect(readWebVtt(stored)).toEqual([
+      {
+        id: '',
+        start: 8,
+        end: 15,
+        text: 'LES FONCTIONS',
+        plain: 'LES FONCTIONS',
+        settings: { ...plain, line: 10, snapToLines: false },
+      },
+    ]);
   });
 
   it.each([

@@ -1,4 +1,5 @@
 import '@testing-library/jest-dom/vitest';
+import { notifications } from '@mantine/notifications';
 import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 
@@ -29,5 +30,7 @@ if (!('fonts' in document))
 
 afterEach(() => {
   cleanup();
+  // Toasts live in a store of their own: one test's toast must not show in the next.
+  notifications.clean();
   vi.unstubAllGlobals();
 });

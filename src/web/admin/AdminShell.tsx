@@ -22,6 +22,7 @@ import { Logo } from '../ui/Logo';
 import {
   adminHome,
   analyticsLink,
+  backupsLink,
   courseLinks,
   studentsLink,
   traceLink,
@@ -120,28 +121,35 @@ export function AdminShell({ children }: { children: ReactNode }) {
             active={pathname.startsWith(analyticsLink.to) ? analyticsLink.to : pathname}
           />
           <TopLink link={traceLink} active={pathname} label="Trace" />
+          <TopLink link={backupsLink} active={pathname} />
           {logoutButton('sm')}
         </Group>
         <Burger opened={drawer} onClick={toggle} hiddenFrom="md" aria-label="Open navigation" />
       </TopBar>
       <Drawer opened={drawer} onClose={close} title="Admin" position="right" size="xs" hiddenFrom="md">
         <Stack gap={2} component="nav" aria-label="Admin">
-          {[adminHome, ...courseLinks, ...videoLinks, studentsLink, analyticsLink, traceLink].map(
-            (link, i) => (
-              <Box key={link.to}>
-                {(i === 1 || i === 4 || i === 7) && <Divider my={6} />}
-                <NavLink
-                  component={Link}
-                  to={link.to}
-                  replace
-                  label={link.label}
-                  active={link === analyticsLink ? pathname.startsWith(link.to) : link.to === pathname}
-                  color="red"
-                  onClick={close}
-                />
-              </Box>
-            ),
-          )}
+          {[
+            adminHome,
+            ...courseLinks,
+            ...videoLinks,
+            studentsLink,
+            analyticsLink,
+            traceLink,
+            backupsLink,
+          ].map((link, i) => (
+            <Box key={link.to}>
+              {(i === 1 || i === 4 || i === 7) && <Divider my={6} />}
+              <NavLink
+                component={Link}
+                to={link.to}
+                replace
+                label={link.label}
+                active={link === analyticsLink ? pathname.startsWith(link.to) : link.to === pathname}
+                color="red"
+                onClick={close}
+              />
+            </Box>
+          ))}
           <Divider my={6} />
           {logoutButton()}
           <Text size="xs" c="dimmed" ta="center" mt="xs">

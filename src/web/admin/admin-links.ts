@@ -23,3 +23,5 @@ export const studentsLink: AdminLink = { to: '/adminstudents', label: 'Manage St
 export const analyticsLink: AdminLink = { to: '/adminanalytics', label: 'Analytics' };
 
 export const traceLink: AdminLink = { to: '/admintrace', label: 'Trace a leak' };
+
+export const backupsLink: AdminLink = { to: '/adminbackups', label: 'Backups' };

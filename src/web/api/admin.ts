@@ -14,7 +14,17 @@ export const adminKeys = {
   dropdown: (courseId: string) => ['admin', 'dropdown', courseId] as const,
   videoAccess: (videoId: string) => ['admin', 'video-access', videoId] as const,
   captions: (videoId: string) => ['admin', 'captions', videoId] as const,
+  playbackHealth: ['admin', 'playback-health'] as const,
 };
+
+/** The dashboard's playback health panel (GET /api/admin/playback-health), refreshed every minute while shown. */
+export function usePlaybackHealth() {
+  return useQuery({
+    queryKey: adminKeys.playbackHealth,
+    queryFn: ({ signal }) => call('GET /api/admin/playback-health', { signal }),
+    refetchInterval: 60_000,
+  });
+}
 
 /** A video's caption tracks (GET /api/admin/videos/:videoId/captions), while `enabled`. */
 export function useCaptionTracks(videoId: string, enabled = true) {

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import {
   ADMIN_SESSION_POLL_MS,
   SERVER_TIME_POLL_MS,
@@ -15,13 +15,25 @@ export const sessionKeys = {
 
 const serverTime = ({ signal }: { signal: AbortSignal }) => call('GET /api/time', { signal });
 
+/**
+ * How long an answer fetched ahead of the page (app/prefetch.ts, while its code downloads) still
+ * counts when the gate mounts, instead of asking the server again at once.
+ */
+export const PREFETCHED_FRESH_MS = 5_000;
+
+/** GET /api/time, as the time gate asks it (and app/prefetch.ts ahead of it). */
+export const serverTimeQuery = queryOptions({
+  queryKey: sessionKeys.serverTime,
+  queryFn: serverTime,
+  retry: 1,
+});
+
 /** GET /api/time, polled every 60 s; `open` decides between the app and the maintenance screen. */
 export function useServerTime() {
   return useQuery({
-    queryKey: sessionKeys.serverTime,
-    queryFn: serverTime,
+    ...serverTimeQuery,
     refetchInterval: SERVER_TIME_POLL_MS,
-    retry: 1,
+    staleTime: PREFETCHED_FRESH_MS,
   });
 }
 
@@ -40,14 +52,22 @@ export function useSchoolTimeZone(): string {
   return time.data?.timeZone ?? 'UTC';
 }
 
-/** GET /api/auth/check, rechecked every 5 minutes. */
-export function useAuthCheck(options: { poll?: boolean } = {}) {
+/** GET /api/auth/check, as the student gate asks it (and app/prefetch.ts ahead of it). */
+export const authCheckQuery = queryOptions({
+  queryKey: sessionKeys.authCheck,
+  queryFn: ({ signal }) => call('GET /api/auth/check', { signal }),
+  retry: false,
+});
+
+/**
+ * GET /api/auth/check, rechecked every 5 minutes. Asked again whenever a component using it mounts,
+ * unless `reusePrefetched` (the student gate): then an answer under PREFETCHED_FRESH_MS old stands.
+ */
+export function useAuthCheck(options: { poll?: boolean; reusePrefetched?: boolean } = {}) {
   return useQuery({
-    queryKey: sessionKeys.authCheck,
-    queryFn: ({ signal }) => call('GET /api/auth/check', { signal }),
+    ...authCheckQuery,
     refetchInterval: options.poll === false ? false : STUDENT_SESSION_POLL_MS,
-    retry: false,
-    staleTime: 0,
+    staleTime: options.reusePrefetched ? PREFETCHED_FRESH_MS : 0,
   });
 }
 

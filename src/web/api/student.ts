@@ -1,7 +1,8 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { StudentVideo } from '../../contract/media';
 import type { ProgressBody, VideoProgress } from '../../contract/progress';
 import { call } from './client';
+import { PREFETCHED_FRESH_MS } from './session';
 
 /** Query keys of the student portal. */
 export const studentKeys = {
@@ -10,33 +11,45 @@ export const studentKeys = {
   rollno: (courseId: string) => ['student', 'rollno', courseId] as const,
 };
 
+/** The student portal's queries, shared by the pages' hooks and app/prefetch.ts (which starts them while a page's code loads). */
+export const studentQueries = {
+  courses: () =>
+    queryOptions({
+      queryKey: studentKeys.courses,
+      queryFn: ({ signal }) => call('GET /api/courses', { signal }).then((r) => r.courses),
+      retry: 1,
+      staleTime: PREFETCHED_FRESH_MS,
+    }),
+  videos: (courseId: string) =>
+    queryOptions({
+      queryKey: studentKeys.videos(courseId),
+      queryFn: ({ signal }) =>
+        call('POST /api/videos', { body: { courseId }, signal }).then((r) => r.videos ?? []),
+      retry: false,
+      staleTime: PREFETCHED_FRESH_MS,
+    }),
+  rollno: (courseId: string) =>
+    queryOptions({
+      queryKey: studentKeys.rollno(courseId),
+      queryFn: ({ signal }) => call('POST /api/rollno', { body: { courseId }, signal }).then((r) => r.rollno),
+      retry: false,
+      staleTime: Infinity,
+    }),
+};
+
 /** GET /api/courses: every enrolled course, expired and revoked ones included. */
 export function useCourses() {
-  return useQuery({
-    queryKey: studentKeys.courses,
-    queryFn: ({ signal }) => call('GET /api/courses', { signal }).then((r) => r.courses),
-    retry: 1,
-  });
+  return useQuery(studentQueries.courses());
 }
 
 /** POST /api/videos: the course's videos this student may watch, in course order, with their progress. */
 export function useCourseVideos(courseId: string) {
-  return useQuery({
-    queryKey: studentKeys.videos(courseId),
-    queryFn: ({ signal }) =>
-      call('POST /api/videos', { body: { courseId }, signal }).then((r) => r.videos ?? []),
-    retry: false,
-  });
+  return useQuery(studentQueries.videos(courseId));
 }
 
 /** POST /api/rollno: the roll number the watermark shows. */
 export function useRollno(courseId: string) {
-  return useQuery({
-    queryKey: studentKeys.rollno(courseId),
-    queryFn: ({ signal }) => call('POST /api/rollno', { body: { courseId }, signal }).then((r) => r.rollno),
-    retry: false,
-    staleTime: Infinity,
-  });
+  return useQuery(studentQueries.rollno(courseId));
 }
 
 /** POST /api/progress; `keepalive` for the save made while the page goes away. */

@@ -18,7 +18,7 @@ export function StudentGate({
   children: ReactNode;
   mode?: 'student' | 'reset';
 }) {
-  const check = useAuthCheck();
+  const check = useAuthCheck({ reusePrefetched: true });
   const navigate = useReplaceNavigate();
   const wasValid = useRef(false);
 

@@ -1,23 +1,37 @@
+import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { createBrowserRouter, type LoaderFunction, type RouteObject } from 'react-router';
 import { FullScreenLoader } from '../ui/FullScreenLoader';
 import { ErrorPage } from './ErrorPage';
 import { lazyPage } from './lazy-route';
+import {
+  prefetchCourse,
+  prefetchDashboard,
+  prefetchOnce,
+  prefetchOpeningHours,
+  prefetchStudentSession,
+} from './prefetch';
 import { RootLayout } from './RootLayout';
 import TimeGateLayout from './TimeGate';
 
-/** A route whose page is the default export of a module loaded on demand. */
-const page = (path: string, load: () => Promise<{ default: ComponentType }>): RouteObject => ({
+/** A route whose page is the default export of a module loaded on demand; `loader` starts its requests meanwhile. */
+const page = (
+  path: string,
+  load: () => Promise<{ default: ComponentType }>,
+  loader?: LoaderFunction,
+): RouteObject => ({
   path,
   lazy: lazyPage(load),
+  ...(loader && { loader, shouldRevalidate: prefetchOnce }),
 });
 
 /**
  * Every screen of SPEC.md section 2. Each page is its own chunk, loaded on demand, inside layout
  * routes (their own chunks too) that hold the gates: opening hours and the student session for the
- * student pages, the admin session and the back office frame for the admin pages.
+ * student pages, the admin session and the back office frame for the admin pages. The student
+ * routes' loaders (app/prefetch.ts) start the gates' and the page's requests while the chunks load.
  */
-export const routes: RouteObject[] = [
+export const appRoutes = (queryClient: QueryClient): RouteObject[] => [
   {
     element: <RootLayout />,
     errorElement: <ErrorPage />,
@@ -26,6 +40,8 @@ export const routes: RouteObject[] = [
       {
         // In the entry chunk: every student page needs it first, and it is small.
         element: <TimeGateLayout />,
+        loader: prefetchOpeningHours(queryClient),
+        shouldRevalidate: prefetchOnce,
         children: [
           page('/', () => import('../student/LoginPage')),
           {
@@ -34,9 +50,11 @@ export const routes: RouteObject[] = [
           },
           {
             lazy: lazyPage(() => import('../student/StudentShell')),
+            loader: prefetchStudentSession(queryClient),
+            shouldRevalidate: prefetchOnce,
             children: [
-              page('/dashboard', () => import('../student/DashboardPage')),
-              page('/course/:courseId', () => import('../student/CoursePage')),
+              page('/dashboard', () => import('../student/DashboardPage'), prefetchDashboard(queryClient)),
+              page('/course/:courseId', () => import('../student/CoursePage'), prefetchCourse(queryClient)),
             ],
           },
         ],
@@ -59,6 +77,7 @@ export const routes: RouteObject[] = [
           page('/adminanalytics/video/:videoId', () => import('../admin/analytics/VideoAnalyticsPage')),
           page('/adminanalytics/student/:studentId', () => import('../admin/analytics/StudentAnalyticsPage')),
           page('/admintrace', () => import('../admin/trace/TracePage')),
+          page('/adminbackups', () => import('../admin/backups/BackupsPage')),
         ],
       },
       page('/policy', () => import('../ui/info-routes').then((m) => ({ default: m.Policy }))),
@@ -69,4 +88,4 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const createRouter = () => createBrowserRouter(routes);
+export const createRouter = (queryClient: QueryClient) => createBrowserRouter(appRoutes(queryClient));

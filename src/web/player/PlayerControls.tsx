@@ -10,7 +10,7 @@ import {
   IconVolume,
   IconVolumeOff,
 } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { Captions } from './captions';
 import { formatClock } from './format';
 import classes from './Player.module.css';
@@ -29,6 +29,22 @@ export interface PlayerControlsProps {
   onToggleFullscreen(): void;
   onFocusChange(inside: boolean): void;
   captions?: Captions;
+}
+
+/** A button of the control bar: white on the video, one size for all. */
+function BarButton(props: { label: string; pressed?: boolean; onClick(): void; children: ReactNode }) {
+  return (
+    <ActionIcon
+      variant="subtle"
+      color="white"
+      size="lg"
+      onClick={props.onClick}
+      aria-label={props.label}
+      aria-pressed={props.pressed}
+    >
+      {props.children}
+    </ActionIcon>
+  );
 }
 
 /** CC: a menu of the video's caption languages and Off (C toggles without it). */
@@ -111,25 +127,12 @@ export function PlayerControls(props: PlayerControlsProps) {
       />
       <Group justify="space-between" wrap="nowrap" gap="xs" mt={6}>
         <Group gap={4} wrap="nowrap">
-          <ActionIcon
-            variant="subtle"
-            color="white"
-            size="lg"
-            onClick={props.onTogglePlay}
-            aria-label={media.playing ? 'Pause' : 'Play'}
-          >
+          <BarButton onClick={props.onTogglePlay} label={media.playing ? 'Pause' : 'Play'}>
             {media.playing ? <IconPlayerPauseFilled size={22} /> : <IconPlayerPlayFilled size={22} />}
-          </ActionIcon>
-          <ActionIcon
-            variant="subtle"
-            color="white"
-            size="lg"
-            onClick={props.onToggleMute}
-            aria-label={silent ? 'Unmute' : 'Mute'}
-            aria-pressed={silent}
-          >
+          </BarButton>
+          <BarButton onClick={props.onToggleMute} label={silent ? 'Unmute' : 'Mute'} pressed={silent}>
             {silent ? <IconVolumeOff size={22} /> : <IconVolume size={22} />}
-          </ActionIcon>
+          </BarButton>
           <Slider
             data-volume
             className={classes.volume}
@@ -159,15 +162,9 @@ export function PlayerControls(props: PlayerControlsProps) {
           >
             {media.rate}x
           </UnstyledButton>
-          <ActionIcon
-            variant="subtle"
-            color="white"
-            size="lg"
-            onClick={props.onToggleFullscreen}
-            aria-label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'}
-          >
+          <BarButton onClick={props.onToggleFullscreen} label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'}>
             {fullscreen ? <IconMinimize size={22} /> : <IconMaximize size={22} />}
-          </ActionIcon>
+          </BarButton>
         </Group>
       </Group>
     </Box>

@@ -1,7 +1,7 @@
 import { Paper, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
-import { cueAt, plainCueText } from '../../contract/webvtt';
+import { cueAt } from '../../contract/cues';
 import type { Captions } from './captions';
 import { formatClock } from './format';
 import classes from './Transcript.module.css';
@@ -48,7 +48,7 @@ export function Transcript({
   }, [mediaRef]);
 
   const lines = useMemo(
-    () => captions.transcript.map((cue) => ({ cue, text: plainCueText(cue.text).replace(/\n/g, ' ') })),
+    () => captions.transcript.map((cue) => ({ cue, text: cue.plain.replace(/\n/g, ' ') })),
     [captions.transcript],
   );
   const query = search.trim().toLowerCase();

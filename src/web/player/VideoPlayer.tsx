@@ -2,8 +2,8 @@ import { Button, Loader, Text, UnstyledButton, VisuallyHidden } from '@mantine/c
 import { IconPlayerPlayFilled } from '@tabler/icons-react';
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { PLAYER_CONTROLS_HIDE_MS, PLAYER_SEEK_STEP_S, PLAYER_SPEEDS } from '../../contract/constants';
-import { cueAt } from '../../contract/webvtt';
-import { drawCue, type Captions } from './captions';
+import { cueAt } from '../../contract/cues';
+import { drawCue, layoutCue, type Captions } from './captions';
 import { drawSessionMark } from './session-mark';
 import { attachStream, type EngineKind } from './engine';
 import classes from './Player.module.css';
@@ -29,6 +29,8 @@ export interface VideoPlayerProps {
   captions?: Captions;
   /** This playback's session code, drawn small at a moving place (docs/CAPTIONS.md "Trace a leak"). */
   sessionCode?: string;
+  /** A fatal playback error, as a short code (hls.js's details, `media-error-N`): for health reports. */
+  onPlaybackError?(code: string): void;
 }
 
 /** The control bar's height in CSS pixels: captions sit above it while it shows. */
@@ -64,6 +66,7 @@ export function VideoPlayer({
   onEnded,
   captions,
   sessionCode,
+  onPlaybackError,
 }: VideoPlayerProps) {
   const rootRef = useRef<HTMLDivElement>(null);
   const videoRef = useRef<HTMLVideoElement | null>(null);
@@ -82,6 +85,8 @@ export function VideoPlayer({
   const hintId = useId();
   const captionsRef = useRef(captions);
   const sessionCodeRef = useRef(sessionCode);
+  const onErrorRef = useRef(onPlaybackError);
+  onErrorRef.current = onPlaybackError;
   const controlsShownRef = useRef(true);
   const [announcement, setAnnouncement] = useState('');
 
@@ -109,19 +114,22 @@ export function VideoPlayer({
         return 'The connection to the server was lost.';
       }
     };
-    const fail = async () => {
+    const fail = async (code: string) => {
+      onErrorRef.current?.(code);
       const reason = await explain();
       if (!cancelled) setError(reason ?? 'This video could not be played.');
     };
     const start = async () => {
       try {
-        const attached = await attachStream(video, src, { onFatal: () => void fail() });
+        const attached = await attachStream(video, src, { onFatal: (details) => void fail(details) });
         if (cancelled) return attached.destroy();
         detach = attached.destroy;
         setEngine(attached.kind);
         if (autoPlay) video.play().catch(() => {}); // blocked autoplay leaves the big play button
       } catch (err) {
-        if (!cancelled) setError((err as Error).message);
+        if (cancelled) return;
+        onErrorRef.current?.('unsupported');
+        setError((err as Error).message);
       }
     };
     const onLoaded = () => {
@@ -129,7 +137,7 @@ export function VideoPlayer({
     };
     const onError = () => {
       if (cancelled || !video.error) return;
-      void fail();
+      void fail(`media-error-${video.error.code}`);
     };
     video.addEventListener('loadedmetadata', onLoaded, { once: true });
     video.addEventListener('error', onError);
@@ -155,14 +163,29 @@ export function VideoPlayer({
       video,
       canvas,
       () => watermarkRef.current,
-      (ctx, rect) => {
+      (ctx, rect, watermarkBoxes) => {
         const ratio = canvas.height / Math.max(1, root.clientHeight);
-        if (sessionCodeRef.current) drawSessionMark(ctx, sessionCodeRef.current, rect, ratio, Date.now());
         const shown = captionsRef.current;
-        if (!shown?.language) return;
-        const cue = cueAt(shown.cues, video.currentTime);
+        const cue = shown?.language ? cueAt(shown.cues, video.currentTime) : undefined;
         const reserve = controlsShownRef.current ? CONTROLS_HEIGHT * ratio : canvas.height * 0.03;
-        if (cue) drawCue(ctx, cue, rect, reserve, ratio);
+        const layout = cue ? layoutCue(ctx, cue, rect, reserve, ratio) : undefined;
+        // The code never goes under the caption or the control bar while it shows.
+        const controls = {
+          x: 0,
+          y: canvas.height - CONTROLS_HEIGHT * ratio,
+          w: canvas.width,
+          h: CONTROLS_HEIGHT * ratio,
+        };
+        const avoid = [
+          ...(controlsShownRef.current ? [controls] : []),
+          ...(layout?.lines.map((line) => line.box) ?? []),
+        ];
+        if (sessionCodeRef.current)
+          drawSessionMark(ctx, sessionCodeRef.current, rect, ratio, Date.now(), {
+            avoid,
+            prefer: watermarkBoxes,
+          });
+        if (layout) drawCue(ctx, layout);
       },
     );
     rendererRef.current = renderer;

@@ -35,8 +35,8 @@ export function startRenderer(
   video: FrameVideo,
   canvas: HTMLCanvasElement,
   watermark: () => string,
-  /** Drawn over the picture after the watermark (captions, the session mark). */
-  decorate?: (ctx: CanvasRenderingContext2D, rect: Rect) => void,
+  /** Drawn over the picture after the watermark (captions, the session mark), told where the watermark is. */
+  decorate?: (ctx: CanvasRenderingContext2D, rect: Rect, watermarkBoxes: Rect[]) => void,
 ): Renderer {
   const ctx = canvas.getContext('2d', { alpha: false });
   let stopped = false;
@@ -53,8 +53,8 @@ export function startRenderer(
       // A User Timing mark for field data and bench/web.ts: when the first picture was shown.
       if (frames++ === 0) performance.mark(FIRST_FRAME_MARK);
     }
-    drawWatermark(ctx, watermark(), rect);
-    decorate?.(ctx, rect);
+    const boxes = drawWatermark(ctx, watermark(), rect);
+    decorate?.(ctx, rect, boxes);
   };
 
   let cancel: () => void;

@@ -72,7 +72,10 @@ describe('course page', () => {
     const user = userEvent.setup();
     renderCourse();
     await user.click(await screen.findByRole('button', { name: 'Play Welcome' }));
-    expect(screen.getByRole('img', { name: 'Welcome: video with watermark FS24-017' })).toBeInTheDocument();
+    // The player's code is its own chunk: it may arrive a moment after the click.
+    expect(
+      await screen.findByRole('img', { name: 'Welcome: video with watermark FS24-017' }, { timeout: 5_000 }),
+    ).toBeInTheDocument();
     expect(browser.drawnText).toContain('FS24-017');
   });
 
@@ -82,7 +85,11 @@ describe('course page', () => {
     renderCourse();
     await user.click(await screen.findByRole('button', { name: 'Play Welcome' }));
     expect(
-      await screen.findByRole('img', { name: 'Welcome: video with watermark Confidential' }),
+      await screen.findByRole(
+        'img',
+        { name: 'Welcome: video with watermark Confidential' },
+        { timeout: 5_000 },
+      ),
     ).toBeInTheDocument();
     expect(browser.drawnText).not.toContain('FS24-017');
     expect(browser.drawnText.at(-1)).toBe('Confidential');
@@ -96,7 +103,9 @@ describe('course page', () => {
     await user.click(await within(playlist).findByRole('button', { name: /3\. Git basics/ }));
     expect(router.state.location.search).toBe('?video=v3');
     expect(screen.getByRole('heading', { name: 'Git basics' })).toBeInTheDocument();
-    expect(screen.getByRole('region', { name: 'Video player: Git basics' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('region', { name: 'Video player: Git basics' }, { timeout: 5_000 }),
+    ).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /^Play next/ })).not.toBeInTheDocument(); // the last one
   });
 

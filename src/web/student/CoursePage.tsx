@@ -1,17 +1,22 @@
 import { Anchor, Badge, Breadcrumbs, Grid, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconCircleCheckFilled, IconClock, IconPlayerPlayFilled } from '@tabler/icons-react';
-import { useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { messageOf } from '../api/client';
 import { useCourses, useCourseVideos, useProgressCache, useRollno } from '../api/student';
 import { formatClock, parseDuration } from '../player/format';
 import { PLAY_MARK } from '../player/renderer';
 import { watermarkText } from '../player/watermark';
+import { afterPageSettles } from '../ui/after-load';
 import classes from './Course.module.css';
 import { PlayNextCard } from './PlayNextCard';
 import { Playlist } from './Playlist';
 import { resumePosition } from './use-watch-progress';
-import { WatchedVideo } from './WatchedVideo';
+
+// The player is its own chunk: the page opens on the intro poster, and the player's code loads
+// once the page has settled (or at the click on the poster, if that comes first).
+const loadPlayer = () => import('./WatchedVideo').then((m) => ({ default: m.WatchedVideo }));
+const WatchedVideo = lazy(loadPlayer);
 
 /** /course/:courseId: the watermarked player, the current video's details, Play Next and the playlist. */
 export default function CoursePage() {
@@ -23,6 +28,7 @@ export default function CoursePage() {
   const updateProgress = useProgressCache(courseId);
   // Intro thumbnail first; a pick from the playlist or Play Next starts playing at once.
   const [playing, setPlaying] = useState(false);
+  useEffect(() => afterPageSettles(() => void loadPlayer()), []);
 
   // Load errors give an empty list (SPEC.md section 8).
   const videos = videosQuery.data ?? [];
@@ -78,13 +84,21 @@ export default function CoursePage() {
     main = (
       <Stack gap="md">
         {playing ? (
-          <WatchedVideo
-            key={current._id}
-            video={current}
-            watermark={watermark}
-            autoPlay
-            onSaved={updateProgress}
-          />
+          <Suspense
+            fallback={
+              <div className={classes.intro} role="status" aria-label="Loading the player">
+                <img src={current.thumbnail} alt="" />
+              </div>
+            }
+          >
+            <WatchedVideo
+              key={current._id}
+              video={current}
+              watermark={watermark}
+              autoPlay
+              onSaved={updateProgress}
+            />
+          </Suspense>
         ) : (
           <button
             type="button"

@@ -1,21 +1,30 @@
 import { Alert, Button, SimpleGrid, Stack, Text, Title, useMatches } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import type { StudentCourse } from '../../contract/courses';
 import { studentToasts } from '../../contract/messages';
 import { useSchoolTimeZone } from '../api/session';
 import { useCourses } from '../api/student';
 import { CardSkeleton } from '../ui/CardSkeleton';
 import { toastOnce } from '../ui/toast';
-import { AccessExpiredModal } from './AccessExpiredModal';
 import { CourseCard } from './CourseCard';
 import { isCourseActive } from './course-access';
+
+// Its chunk (the modal and its scroll lock) loads the first time an inactive course is opened.
+const AccessExpiredModal = lazy(() =>
+  import('./AccessExpiredModal').then((m) => ({ default: m.AccessExpiredModal })),
+);
 
 /** /dashboard: the student's courses, active ones first. */
 export default function DashboardPage() {
   const courses = useCourses();
   const timeZone = useSchoolTimeZone();
   const layout = useMatches<'grid' | 'list'>({ base: 'list', sm: 'grid' });
-  const [inactive, setInactive] = useState<StudentCourse | null>(null);
+  const [inactive, setInactiveCourse] = useState<StudentCourse | null>(null);
+  const [modalWanted, setModalWanted] = useState(false);
+  const setInactive = (course: StudentCourse | null) => {
+    if (course) setModalWanted(true);
+    setInactiveCourse(course);
+  };
 
   useEffect(() => {
     if (courses.isError) toastOnce('error', studentToasts.coursesFailed);
@@ -65,7 +74,11 @@ export default function DashboardPage() {
         <Text c="dimmed">Continue your learning journey.</Text>
       </div>
       {body}
-      <AccessExpiredModal course={inactive} onClose={() => setInactive(null)} />
+      {modalWanted && (
+        <Suspense fallback={null}>
+          <AccessExpiredModal course={inactive} onClose={() => setInactive(null)} />
+        </Suspense>
+      )}
     </Stack>
   );
 }

@@ -15,7 +15,7 @@ export function PlayNextCard({ video, onPlay }: { video: StudentVideo; onPlay():
             size="xs"
             tt="uppercase"
             fw={700}
-            c="red.7"
+            c="red.9"
             style={{ display: 'flex', alignItems: 'center', gap: 4 }}
           >
             <IconPlayerTrackNextFilled size={12} aria-hidden="true" /> Play Next

@@ -6,7 +6,6 @@ import {
   Input,
   Loader,
   Paper,
-  PasswordInput,
   PinInput,
   Stack,
   Text,
@@ -23,6 +22,7 @@ import { sessionKeys, useAuthCheck } from '../api/session';
 import { requestCode, resetPassword } from '../api/student';
 import { useReplaceNavigate } from '../app/navigation';
 import { Logo } from '../ui/Logo';
+import { PasswordField } from '../ui/PasswordField';
 import { toast } from '../ui/toast';
 import { useCountdown } from './use-countdown';
 import { LoginInput } from '../ui/SignInCard';
@@ -160,26 +160,24 @@ export function ResetForm({ username }: { username?: string }) {
             styles={{ root: { justifyContent: 'space-between' } }}
           />
         </Input.Wrapper>
-        <PasswordInput
+        <PasswordField
           label="New password"
           autoComplete="new-password"
           value={password}
-          onChange={(event) => setPassword(event.currentTarget.value)}
+          onValue={setPassword}
           error={passwordError}
           description={
             passwordError
               ? undefined
               : 'At least 8 characters with upper and lower case, a number and one of @$!%*?&'
           }
-          visibilityToggleButtonProps={{ 'aria-label': 'Show or hide new password' }}
         />
-        <PasswordInput
+        <PasswordField
           label="Confirm password"
           autoComplete="new-password"
           value={confirm}
-          onChange={(event) => setConfirm(event.currentTarget.value)}
+          onValue={setConfirm}
           error={confirmError}
-          visibilityToggleButtonProps={{ 'aria-label': 'Show or hide confirm password' }}
         />
         <Button type="submit" color="red" fullWidth disabled={!canReset} loading={reset.isPending}>
           Reset Password

@@ -4,6 +4,7 @@ import { NO_PROGRESS, type VideoProgress } from '../../contract/progress';
 import { call } from '../api/client';
 import { useCaptions } from '../player/captions';
 import { parseDuration } from '../player/format';
+import { PlaybackHealth } from '../player/playback-health';
 import { Transcript } from '../player/Transcript';
 import { VideoPlayer } from '../player/VideoPlayer';
 import classes from './WatchedVideo.module.css';
@@ -31,18 +32,20 @@ export interface WatchedVideoProps {
 
 /**
  * The player for one video, resuming where the student left off and saving progress as they watch;
- * with captions, the transcript beside it (below it on narrow screens).
+ * with captions, the transcript below it (the picture keeps the column's full width).
  */
 export function WatchedVideo({ video, watermark, autoPlay, onSaved }: WatchedVideoProps) {
   const mediaRef = useRef<HTMLVideoElement | null>(null);
   const initial = video.progress ?? NO_PROGRESS;
   const length = parseDuration(video.duration);
-  useWatchProgress(mediaRef, video._id, initial, (progress) => onSaved(video._id, progress));
+  // One tracker per video shown (the component is keyed by video): startup is measured once.
+  const [health] = useState(() => new PlaybackHealth());
+  useWatchProgress(mediaRef, video._id, initial, (progress) => onSaved(video._id, progress), health);
   // The roll number names the student: the captions choice is theirs, not the browser's.
   const captions = useCaptions(video._id, watermark);
   const sessionCode = usePlaybackSession(video._id);
   return (
-    <div className={classes.watch} data-transcript={captions.tracks.length > 0 || undefined}>
+    <div className={classes.watch}>
       <VideoPlayer
         src={video.url}
         watermark={watermark}
@@ -53,6 +56,7 @@ export function WatchedVideo({ video, watermark, autoPlay, onSaved }: WatchedVid
         mediaRef={mediaRef}
         captions={captions}
         sessionCode={sessionCode}
+        onPlaybackError={(code) => health.fail(code)}
       />
       <Transcript captions={captions} mediaRef={mediaRef} />
     </div>

@@ -8,6 +8,7 @@ import {
 import { ApiError } from '../api/client';
 import { saveProgress } from '../api/student';
 import { Coverage } from '../player/coverage';
+import type { PlaybackHealth } from '../player/playback-health';
 
 /**
  * Where to start a video: the saved position, unless it is near either end (then from the start).
@@ -24,13 +25,16 @@ export function resumePosition(progress: VideoProgress, durationSeconds: number)
  * once per visit) and saves position, watched time and the ranges played since the previous save
  * every 10 s while playing, on pause and end, when the page is hidden and when the player goes away.
  * Ranges of a save that failed on the way go with the next one; ranges the server refused (400) are
- * dropped, or they would be refused again forever.
+ * dropped, or they would be refused again forever. With `health`, a save also carries how playback
+ * went (startup, stalls, an error: playback-health.ts) whenever there is something to report; an
+ * error is reported at once.
  */
 export function useWatchProgress(
   videoRef: RefObject<HTMLVideoElement | null>,
   videoId: string,
   initial: VideoProgress,
   onSaved: (progress: VideoProgress) => void,
+  health?: PlaybackHealth,
 ) {
   const onSavedRef = useRef(onSaved);
   useEffect(() => {
@@ -69,10 +73,14 @@ export function useWatchProgress(
       lastTime = null;
     };
 
-    const save = (keepalive = false) => {
+    /** `final`: a pause, the end or leaving, where the played time not yet reported goes too. */
+    const save = (keepalive = false, final = keepalive) => {
       const pos = Math.max(0, position);
+      if (!Number.isFinite(pos)) return;
       const key = `${pos.toFixed(1)}|${watched().toFixed(1)}`;
-      if ((key === savedKey && !coverage.hasPending()) || !Number.isFinite(pos)) return;
+      const changed = key !== savedKey || coverage.hasPending();
+      const report = health?.take(final);
+      if (!changed && !report) return;
       savedKey = key;
       const ranges = coverage.take().slice(-MAX_RANGES_PER_SAVE);
       const body: ProgressBody = {
@@ -82,21 +90,26 @@ export function useWatchProgress(
         ranges,
         rate: Math.min(2, Math.max(0.25, video.playbackRate)),
       };
+      if (report) body.health = report;
       saveProgress(body, keepalive).then(
         (saved) => onSavedRef.current(saved),
         (error: unknown) => {
           savedKey = ''; // try again with the next save
-          if (!(error instanceof ApiError) || error.status === 0 || error.status >= 500)
+          if (!(error instanceof ApiError) || error.status === 0 || error.status >= 500) {
             coverage.giveBack(ranges);
+            if (report) health?.giveBack(report);
+          }
         },
       );
     };
-    const saveSoon = () => save();
+    const saveSoon = () => save(false, true);
     const saveOnHide = () => {
       if (document.visibilityState === 'hidden') save(true);
     };
     const saveOnLeave = () => save(true);
 
+    const stopHealth = health?.watch(video);
+    if (health) health.urgent = () => save();
     const timer = setInterval(() => {
       if (!video.paused) save();
     }, PROGRESS_SAVE_INTERVAL_MS);
@@ -115,6 +128,8 @@ export function useWatchProgress(
       clearInterval(timer);
       listening.abort();
       save(true);
+      stopHealth?.();
+      if (health) health.urgent = undefined;
     };
     // One tracker per video: `initial` is read when it starts.
     // eslint-disable-next-line react-hooks/exhaustive-deps

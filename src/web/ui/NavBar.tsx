@@ -1,9 +1,14 @@
-import { Avatar, Menu, UnstyledButton } from '@mantine/core';
-import { IconLogout, IconUser } from '@tabler/icons-react';
+import { UnstyledButton } from '@mantine/core';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { productName } from '../app/product';
+import { AccountButton } from './AccountButton';
+import { useAfterPageSettles } from './after-load';
 import { Logo } from './Logo';
 import { TopBar } from './TopBar';
+
+// The menu (and the popover code under it) loads once the page has settled, or when reached for.
+const AccountMenu = lazy(() => import('./AccountMenu'));
 
 export interface NavBarProps {
   /** Where the logo leads (the audience's home). */
@@ -16,6 +21,22 @@ export interface NavBarProps {
 
 /** The top bar of signed-in pages: logo and name to home, an avatar menu with Profile and Logout. */
 export function NavBar({ homeTo, onLogout, loggingOut = false, onProfile }: NavBarProps) {
+  const [menuReady, loadMenu] = useAfterPageSettles();
+  const [pressedEarly, setPressedEarly] = useState(false);
+  // Until the menu's code is here, the same button: pointing at it or focusing it fetches the code,
+  // pressing it opens the menu as soon as the code arrives.
+  const placeholder = (
+    <AccountButton
+      aria-haspopup="menu"
+      aria-expanded={false}
+      onPointerEnter={loadMenu}
+      onFocus={loadMenu}
+      onClick={() => {
+        setPressedEarly(true);
+        loadMenu();
+      }}
+    />
+  );
   return (
     <TopBar>
       <UnstyledButton
@@ -26,28 +47,18 @@ export function NavBar({ homeTo, onLogout, loggingOut = false, onProfile }: NavB
       >
         <Logo />
       </UnstyledButton>
-      <Menu position="bottom-end" shadow="md" width={180} withinPortal>
-        <Menu.Target>
-          <UnstyledButton aria-label="Account menu" style={{ borderRadius: '50%' }}>
-            <Avatar color="red" radius="xl" size={36}>
-              <IconUser size={20} />
-            </Avatar>
-          </UnstyledButton>
-        </Menu.Target>
-        <Menu.Dropdown>
-          <Menu.Item leftSection={<IconUser size={16} />} onClick={onProfile}>
-            Profile
-          </Menu.Item>
-          <Menu.Item
-            color="red"
-            leftSection={<IconLogout size={16} />}
-            onClick={onLogout}
-            disabled={loggingOut}
-          >
-            {loggingOut ? 'Logging out…' : 'Logout'}
-          </Menu.Item>
-        </Menu.Dropdown>
-      </Menu>
+      {menuReady ? (
+        <Suspense fallback={placeholder}>
+          <AccountMenu
+            onLogout={onLogout}
+            loggingOut={loggingOut}
+            onProfile={onProfile}
+            initiallyOpened={pressedEarly}
+          />
+        </Suspense>
+      ) : (
+        placeholder
+      )}
     </TopBar>
   );
 }

@@ -1,17 +1,7 @@
-import {
-  Box,
-  Button,
-  Center,
-  LoadingOverlay,
-  Paper,
-  PasswordInput,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Box, Button, Center, LoadingOverlay, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Logo } from './Logo';
+import { PasswordField } from './PasswordField';
 
 export interface Credentials {
   username: string;
@@ -62,12 +52,11 @@ export function SignInCard({
               </Text>
             </div>
             <LoginInput value={username} onChange={setUsername} />
-            <PasswordInput
+            <PasswordField
               label="Password"
               autoComplete="current-password"
-              visibilityToggleButtonProps={{ 'aria-label': 'Show or hide password' }}
               value={password}
-              onChange={(event) => setPassword(event.currentTarget.value)}
+              onValue={setPassword}
             />
             <Button type="submit" color="red" fullWidth disabled={pending}>
               {pending ? 'Please wait...' : 'Login'}

@@ -56,6 +56,22 @@ beforeEach(() => notifications.clean());
 
 const toast = (text: string) => screen.findByText(text, { selector: '.mantine-Notification-description' });
 
+/** On the page: presses a student's row button, types into the dialog it opens (by label) and presses `submit`. */
+async function submitRowDialog(
+  rowButton: string,
+  dialogName: string,
+  typed: Record<string, string>,
+  submit: string,
+) {
+  const user = userEvent.setup();
+  renderRoute(<CourseAccessPage />, { path: '/editcourse' });
+  await user.click(await screen.findByRole('button', { name: rowButton }));
+  const dialog = await screen.findByRole('dialog', { name: dialogName });
+  for (const [label, text] of Object.entries(typed))
+    await user.type(within(dialog).getByLabelText(label), text);
+  await user.click(within(dialog).getByRole('button', { name: submit }));
+}
+
 describe('/editcourse', () => {
   it("lists the students in no course under 'Unassigned', with a Grant that enrols them in a course", async () => {
     const server = serve({
@@ -86,12 +102,7 @@ describe('/editcourse', () => {
 
   it("sends Extend as the spec's accessexpiration in days; a failure says 'Granting access failed.'", async () => {
     const server = serve({ 'POST /api/admin/course/grantaccess': () => REFUSAL });
-    const user = userEvent.setup();
-    renderRoute(<CourseAccessPage />, { path: '/editcourse' });
-    await user.click(await screen.findByRole('button', { name: 'Extend access of Asha Rao (JS-01)' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Extend access' });
-    await user.type(within(dialog).getByLabelText('Days'), '10');
-    await user.click(within(dialog).getByRole('button', { name: 'Extend' }));
+    await submitRowDialog('Extend access of Asha Rao (JS-01)', 'Extend access', { Days: '10' }, 'Extend');
     expect(await toast(adminToasts.grantFailed)).toBeInTheDocument();
     expect(screen.queryByText(REFUSAL.body.message)).not.toBeInTheDocument();
     expect(server.calls.find((c) => c.path === '/api/admin/course/grantaccess')?.body).toEqual({
@@ -103,12 +114,12 @@ describe('/editcourse', () => {
 
   it("says 'Revoking access failed.' when a revoke fails", async () => {
     serve({ 'POST /api/admin/course/revokeaccess': () => REFUSAL });
-    const user = userEvent.setup();
-    renderRoute(<CourseAccessPage />, { path: '/editcourse' });
-    await user.click(await screen.findByRole('button', { name: 'Revoke access of Asha Rao (JS-01)' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Revoke access' });
-    await user.type(within(dialog).getByLabelText('Reason'), 'Fees pending');
-    await user.click(within(dialog).getByRole('button', { name: 'Revoke' }));
+    await submitRowDialog(
+      'Revoke access of Asha Rao (JS-01)',
+      'Revoke access',
+      { Reason: 'Fees pending' },
+      'Revoke',
+    );
     expect(await toast(adminToasts.revokeFailed)).toBeInTheDocument();
     expect(screen.queryByText(REFUSAL.body.message)).not.toBeInTheDocument();
   });

@@ -1,18 +1,6 @@
 import '@mantine/charts/styles.css';
 import { BarChart } from '@mantine/charts';
-import {
-  Anchor,
-  Badge,
-  Group,
-  Paper,
-  Progress,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Anchor, Badge, Group, Paper, Progress, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
 import {
@@ -25,33 +13,23 @@ import { Empty } from '../ui/Empty';
 import { formatDateTime, formatDMY } from '../ui/format';
 import { Loaded } from '../ui/Loaded';
 import { PageHeader } from '../ui/PageHeader';
-import { TableSkeleton } from '../ui/TableSkeleton';
+import { AnalyticsSkeleton } from './AnalyticsSkeleton';
+import { ChartFigure, ChartPanel } from './ChartPanel';
 import { ChartTable } from './ChartTable';
 import { DownloadCsv } from './DownloadCsv';
 import { ago, percent, watchTime } from './format';
 import { StatCard } from './StatCard';
-
-function Loading() {
-  return (
-    <Stack gap="lg" aria-busy="true" aria-label="Loading student analytics">
-      <Skeleton h={40} w="40%" />
-      <SimpleGrid cols={{ base: 2, md: 4 }}>
-        {[0, 1, 2, 3].map((i) => (
-          <Skeleton key={i} h={76} />
-        ))}
-      </SimpleGrid>
-      <Skeleton h={240} />
-      <TableSkeleton rows={3} />
-    </Stack>
-  );
-}
 
 /** /adminanalytics/student/{id}: what one student watched, course by course and day by day. */
 export default function StudentAnalyticsPage() {
   const { studentId = '' } = useParams();
   const analytics = useStudentAnalytics(studentId);
   return (
-    <Loaded query={analytics} failure={analyticsMessages.loadFailed} loading={<Loading />}>
+    <Loaded
+      query={analytics}
+      failure={analyticsMessages.loadFailed}
+      loading={<AnalyticsSkeleton label="Loading student analytics" cards={4} chartHeight={240} />}
+    >
       {(a) => <StudentView analytics={a} />}
     </Loaded>
   );
@@ -92,26 +70,13 @@ function StudentView({ analytics: a }: { analytics: StudentAnalytics }) {
           hint={`of ${a.courses.reduce((sum, c) => sum + c.totalVideos, 0)}`}
         />
       </SimpleGrid>
-      <Paper withBorder radius="md" p={{ base: 'xs', sm: 'md' }}>
-        <Group justify="space-between" mb="xs">
-          <Title order={2} size="h4" id="days-title">
-            Watch time, last 30 days
-          </Title>
-          <Text size="xs" c="dimmed">
-            minutes per day ({a.timeZone})
-          </Text>
-        </Group>
+      <ChartPanel name="days" title="Watch time, last 30 days" note={<>minutes per day ({a.timeZone})</>}>
         {month === 0 ? (
           <Text c="dimmed" size="sm" py="lg" ta="center">
             Nothing watched in the last 30 days.
           </Text>
         ) : (
-          <div
-            role="img"
-            aria-labelledby="days-title"
-            aria-describedby="days-summary"
-            data-testid="days-chart"
-          >
+          <ChartFigure name="days">
             <BarChart
               h={220}
               data={data}
@@ -121,7 +86,7 @@ function StudentView({ analytics: a }: { analytics: StudentAnalytics }) {
               tickLine="none"
               xAxisProps={{ interval: 'preserveStartEnd', minTickGap: 16 }}
             />
-          </div>
+          </ChartFigure>
         )}
         <Text size="xs" c="dimmed" id="days-summary" mt="xs">
           {watchTime(week)} in the last 7 days, {watchTime(month)} in the last 30.
@@ -144,7 +109,7 @@ function StudentView({ analytics: a }: { analytics: StudentAnalytics }) {
             </Table.Tbody>
           </Table>
         </ChartTable>
-      </Paper>
+      </ChartPanel>
       {a.courses.length === 0 ? (
         <Empty title="Not enrolled in any course." description="Enrol the student from Manage Students." />
       ) : (

@@ -1,39 +1,29 @@
 import '@mantine/charts/styles.css';
 import { AreaChart } from '@mantine/charts';
-import { Anchor, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { analyticsMessages, type VideoAnalytics } from '../../../contract/analytics';
 import { analyticsCsv, useVideoAnalytics } from '../../api/analytics';
 import { Empty } from '../ui/Empty';
 import { Loaded } from '../ui/Loaded';
 import { PageHeader } from '../ui/PageHeader';
-import { TableSkeleton } from '../ui/TableSkeleton';
+import { AnalyticsSkeleton } from './AnalyticsSkeleton';
+import { ChartFigure, ChartPanel } from './ChartPanel';
 import { ChartTable } from './ChartTable';
 import { DownloadCsv } from './DownloadCsv';
 import { at, percent } from './format';
 import { StatCard } from './StatCard';
-
-function Loading() {
-  return (
-    <Stack gap="lg" aria-busy="true" aria-label="Loading video analytics">
-      <Skeleton h={40} w="50%" />
-      <SimpleGrid cols={{ base: 2, md: 5 }}>
-        {[0, 1, 2, 3, 4].map((i) => (
-          <Skeleton key={i} h={76} />
-        ))}
-      </SimpleGrid>
-      <Skeleton h={300} />
-      <TableSkeleton rows={3} />
-    </Stack>
-  );
-}
 
 /** /adminanalytics/video/{id}: where a lecture loses people. */
 export default function VideoAnalyticsPage() {
   const { videoId = '' } = useParams();
   const analytics = useVideoAnalytics(videoId);
   return (
-    <Loaded query={analytics} failure={analyticsMessages.loadFailed} loading={<Loading />}>
+    <Loaded
+      query={analytics}
+      failure={analyticsMessages.loadFailed}
+      loading={<AnalyticsSkeleton label="Loading video analytics" cards={5} chartHeight={300} />}
+    >
       {(a) => <VideoView analytics={a} />}
     </Loaded>
   );
@@ -89,21 +79,12 @@ function VideoView({ analytics: a }: { analytics: VideoAnalytics }) {
           description="The retention curve appears once students with access start playing it."
         />
       ) : (
-        <Paper withBorder radius="md" p={{ base: 'xs', sm: 'md' }}>
-          <Group justify="space-between" mb="xs">
-            <Title order={2} size="h4" id="retention-title">
-              Viewers through the video
-            </Title>
-            <Text size="xs" c="dimmed">
-              of {a.studentsWithAccess} with access
-            </Text>
-          </Group>
-          <div
-            role="img"
-            aria-labelledby="retention-title"
-            aria-describedby="retention-summary"
-            data-testid="retention-chart"
-          >
+        <ChartPanel
+          name="retention"
+          title="Viewers through the video"
+          note={<>of {a.studentsWithAccess} with access</>}
+        >
+          <ChartFigure name="retention">
             <AreaChart
               h={300}
               data={data}
@@ -119,7 +100,7 @@ function VideoView({ analytics: a }: { analytics: VideoAnalytics }) {
               gridAxis="y"
               fillOpacity={0.15}
             />
-          </div>
+          </ChartFigure>
           <Text size="xs" c="dimmed" id="retention-summary" mt="xs">
             {drop
               ? `The most viewers, ${drop.lost}, stop watching at ${at(drop.start)}.`
@@ -150,7 +131,7 @@ function VideoView({ analytics: a }: { analytics: VideoAnalytics }) {
               </Table.Tbody>
             </Table>
           </ChartTable>
-        </Paper>
+        </ChartPanel>
       )}
     </Stack>
   );

@@ -1,4 +1,4 @@
-import { Button, SimpleGrid, Stack, Title, useMatches } from '@mantine/core';
+import { Box, Button, SimpleGrid, Stack, Title, useMatches } from '@mantine/core';
 import {
   IconCloudUpload,
   IconEdit,
@@ -12,6 +12,8 @@ import { Link } from 'react-router';
 import type { AdminCourse } from '../../../contract/courses';
 import { adminToasts } from '../../../contract/messages';
 import { useAdminCourses } from '../../api/admin';
+import { useBackupSummary } from '../../api/backups';
+import { BackupFailureNotice } from '../backups/BackupFailureNotice';
 import { CardSkeleton } from '../../ui/CardSkeleton';
 import { Empty } from '../ui/Empty';
 import { Loaded } from '../ui/Loaded';
@@ -19,6 +21,7 @@ import { PageHeader } from '../ui/PageHeader';
 import { TableSkeleton } from '../ui/TableSkeleton';
 import { CourseCards } from './CourseCards';
 import { CoursesTable } from './CoursesTable';
+import { PlaybackHealthPanel } from './PlaybackHealthPanel';
 
 /** The six actions of SPEC.md section 2, then student management (beyond the spec). */
 const ACTIONS = [
@@ -34,6 +37,8 @@ const ACTIONS = [
 /** /admindashboard: where every admin task starts, and the Courses Overview. */
 export default function AdminDashboardPage() {
   const courses = useAdminCourses('dashboard');
+  // Only the warning is shown here; a failed load leaves the dashboard as it was.
+  const backups = useBackupSummary();
   const layout = useMatches<'cards' | 'table'>({ base: 'cards', md: 'table' });
 
   const loading =
@@ -63,6 +68,11 @@ export default function AdminDashboardPage() {
     <Stack gap="xl">
       <div>
         <PageHeader title="Admin Dashboard" description="Courses, videos and student access in one place." />
+        {backups.data?.lastFailure && !backups.data.active && (
+          <Box mb="lg">
+            <BackupFailureNotice run={backups.data.lastFailure} link />
+          </Box>
+        )}
         <SimpleGrid cols={{ base: 2, sm: 3, lg: 4 }} spacing="sm" component="nav" aria-label="Admin tasks">
           {ACTIONS.map(({ to, label, icon: Icon }) => (
             <Button
@@ -91,6 +101,7 @@ export default function AdminDashboardPage() {
           {overview}
         </Loaded>
       </section>
+      <PlaybackHealthPanel />
     </Stack>
   );
 }

@@ -14,6 +14,14 @@ const options = (students: DropdownStudent[]) =>
   students.map((s) => ({ value: s._id, label: `${s.rollno} · ${s.name}` }));
 
 /** One side of the access split: pick students, then Give Access or Revoke Access. */
+type AccessChange = 'grant' | 'revoke';
+/** The two sides, left to right: who may be given access, and who may lose it. */
+const CHANGES: AccessChange[] = ['grant', 'revoke'];
+const SIDES: Record<AccessChange, { label: string; action: string; color: string }> = {
+  grant: { label: 'Students without access', action: 'Give Access', color: 'teal' },
+  revoke: { label: 'Students with access', action: 'Revoke Access', color: 'red' },
+};
+
 function AccessSide({
   label,
   students,
@@ -103,7 +111,7 @@ export function VideoAccessPanel({
       kind,
       ids,
     }: {
-      kind: 'grant' | 'revoke';
+      kind: AccessChange;
       ids: string[];
       done(): void;
     }): Promise<MessageResponse> =>
@@ -162,22 +170,15 @@ export function VideoAccessPanel({
         </Text>
       ) : (
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
-          <AccessSide
-            label="Students without access"
-            students={studentsWithoutAccess}
-            action="Give Access"
-            color="teal"
-            pending={change.isPending && change.variables?.kind === 'grant'}
-            onApply={(ids, done) => change.mutate({ kind: 'grant', ids, done })}
-          />
-          <AccessSide
-            label="Students with access"
-            students={studentsWithAccess}
-            action="Revoke Access"
-            color="red"
-            pending={change.isPending && change.variables?.kind === 'revoke'}
-            onApply={(ids, done) => change.mutate({ kind: 'revoke', ids, done })}
-          />
+          {CHANGES.map((kind) => (
+            <AccessSide
+              key={kind}
+              {...SIDES[kind]}
+              students={kind === 'grant' ? studentsWithoutAccess : studentsWithAccess}
+              pending={change.isPending && change.variables?.kind === kind}
+              onApply={(ids, done) => change.mutate({ kind, ids, done })}
+            />
+          ))}
         </SimpleGrid>
       );
   }

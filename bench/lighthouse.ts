@@ -1,0 +1,371 @@
+/**
+ * Lighthouse benchmark (issue 20 item 6, "Phones first"): the student's three screens as a phone
+ * on mobile data sees them, scored by Lighthouse's mobile preset (Moto G Power emulation, simulated
+ * slow 4G and 4x CPU throttling) in Debian's Chromium against the built server.
+ *
+ * The server starts on a free port with a fresh DATA_DIR, OPEN_HOURS=always and the demo content
+ * (its two lectures packaged first); the demo student signs in, takes the first-login reset with the
+ * code from DATA_DIR/outbox, signs in again, and Lighthouse sends that session cookie on every
+ * request. Each page is audited RUNS times, each in a fresh Chromium, and the median of each
+ * figure is printed (the machine is small and shared: single runs wander by several points).
+ *
+ * Targets per page: performance >= 90, LCP < 2.5 s, accessibility and best practices 100, and a
+ * valid robots.txt (the SEO audit `robots-txt`).
+ *
+ *   npm run bench -- lighthouse
+ *   BENCH_LIGHTHOUSE_RUNS=3         runs per page
+ *   BENCH_LIGHTHOUSE_NO_BUILD=1     use dist as it is
+ *   BENCH_LIGHTHOUSE_PAGES=dashboard,course   only these pages (signin, dashboard, course)
+ *   BENCH_LIGHTHOUSE_REPORTS=dir    also save each run's full report (JSON) there
+ *
+ * Standalone: node --import tsx bench/lighthouse.ts
+ */
+import { execSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse, { type Flags, type Result } from 'lighthouse';
+import { TestClient } from '../test/support/http-client';
+import { freePort } from '../test/support/processes';
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const ADMIN_PASSWORD = 'Admin@Bench2026';
+const STUDENT_PASSWORD = 'Phone@Bench2026';
+const TARGETS = { performance: 90, lcpMs: 2_500, accessibility: 100, bestPractices: 100 };
+
+interface Figures {
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  seo: number;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  fcpMs: number;
+  /** Bytes of JavaScript transferred by the first load (compressed, as on the wire). */
+  scriptBytes: number;
+  robotsTxtValid: boolean;
+  /** Lighthouse's measure of this machine's speed at the run (a quiet desktop: ~1,500-2,500; lower means slower or busier, and inflated CPU figures). */
+  benchmarkIndex: number;
+}
+
+interface Server {
+  url: string;
+  dataDir: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** The built server, as `npm start` runs it but on a free port in a throwaway folder, demo content on. */
+async function startServer(): Promise<Server> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'lectern-bench-lighthouse-'));
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    SEED_DEMO: 'true',
+    OPEN_HOURS: 'always',
+    ADMIN_PASSWORD,
+    LOG_FORMAT: 'json',
+    LOG_LEVEL: 'warn',
+  };
+  // Mail goes to DATA_DIR/outbox; the demo data lives in the embedded database under DATA_DIR.
+  for (const name of ['SMTP_URL', 'DATABASE_URL', 'REDIS_URL', 'WEB_CONCURRENCY', 'ROLE']) delete env[name];
+  const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`Lectern exited with ${child.exitCode}:\n${output}`);
+    }
+    const ready = await fetch(`${url}/api/time`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ready && /Demo student: /.test(output)) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`Lectern did not start in time:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { url, dataDir, output: () => output, stop };
+}
+
+/** Waits until the admin sees every demo lecture packaged (`ready`); returns how many there are. */
+async function waitForDemoLectures(server: Server): Promise<number> {
+  const admin = new TestClient(server.url);
+  const login = await admin.post('/api/admin/login', { username: 'admin', password: ADMIN_PASSWORD });
+  if (login.status !== 200) throw new Error(`admin sign-in failed: ${login.status}`);
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    const list = await admin.get<{ videos: { status: string; failureReason?: string }[] }>(
+      '/api/admin/video/editlist',
+    );
+    const videos = list.body.videos ?? [];
+    const failed = videos.find((v) => v.status === 'failed');
+    if (failed) throw new Error(`a demo lecture failed to package: ${failed.failureReason}`);
+    if (videos.length > 0 && videos.every((v) => v.status === 'ready')) return videos.length;
+    if (Date.now() > deadline) throw new Error('the demo lectures were not packaged within 3 minutes');
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/** The newest six-digit code in DATA_DIR/outbox (the first-login reset mail). */
+async function outboxCode(dataDir: string): Promise<string> {
+  const outbox = path.join(dataDir, 'outbox');
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const files = (await readdir(outbox).catch(() => [] as string[]))
+      .filter((f) => f.endsWith('.eml'))
+      .sort();
+    for (const file of files.reverse()) {
+      const code = (await readFile(path.join(outbox, file), 'utf8')).match(/\b(\d{6})\b/)?.[1];
+      if (code) return code;
+    }
+    if (Date.now() > deadline) throw new Error(`no code mailed to ${outbox}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Signs the demo student in (first sign-in, reset with the mailed code, sign-in again); returns the `Cookie` header and the course id. */
+async function signInDemoStudent(server: Server): Promise<{ cookie: string; courseId: string }> {
+  const match = server.output().match(/Demo student: (\S+) \/ (\S+)/);
+  if (!match) throw new Error('the server did not print the demo student');
+  const [, username, password] = match as unknown as [string, string, string];
+  const first = new TestClient(server.url);
+  const signIn = await first.post('/api/signin', { username, password });
+  if (signIn.status !== 200)
+    throw new Error(`demo sign-in failed: ${signIn.status} ${JSON.stringify(signIn.body)}`);
+  const otp = await outboxCode(server.dataDir);
+  const reset = await first.post('/api/password/reset', { otp, newpassword: STUDENT_PASSWORD });
+  if (reset.status !== 200) throw new Error(`reset failed: ${reset.status} ${JSON.stringify(reset.body)}`);
+
+  const student = new TestClient(server.url);
+  const again = await student.post('/api/signin', { username, password: STUDENT_PASSWORD });
+  if (again.status !== 200) throw new Error(`sign-in after reset failed: ${again.status}`);
+  const courses = await student.get<{ courses: { courseId: string }[] }>('/api/courses');
+  const courseId = courses.body.courses?.[0]?.courseId;
+  if (!courseId) throw new Error(`the demo student has no course: ${JSON.stringify(courses.body)}`);
+  const cookie = [...student.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  return { cookie, courseId };
+}
+
+const score = (lhr: Result, category: string) => Math.round((lhr.categories[category]?.score ?? 0) * 100);
+const numeric = (lhr: Result, audit: string) => lhr.audits[audit]?.numericValue ?? NaN;
+
+function figuresOf(lhr: Result): Figures {
+  const summary = (
+    lhr.audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] }
+  )?.items;
+  return {
+    performance: score(lhr, 'performance'),
+    accessibility: score(lhr, 'accessibility'),
+    bestPractices: score(lhr, 'best-practices'),
+    seo: score(lhr, 'seo'),
+    lcpMs: numeric(lhr, 'largest-contentful-paint'),
+    tbtMs: numeric(lhr, 'total-blocking-time'),
+    cls: numeric(lhr, 'cumulative-layout-shift'),
+    fcpMs: numeric(lhr, 'first-contentful-paint'),
+    scriptBytes: summary?.find((i) => i.resourceType === 'script')?.transferSize ?? NaN,
+    robotsTxtValid: lhr.audits['robots-txt']?.score === 1,
+    benchmarkIndex: lhr.environment.benchmarkIndex,
+  };
+}
+
+/** What failed in a run, for the reader: audits below full marks in the scored categories other than performance. */
+function failedAudits(lhr: Result): string[] {
+  const failed: string[] = [];
+  for (const id of ['accessibility', 'best-practices', 'seo']) {
+    for (const ref of lhr.categories[id]?.auditRefs ?? []) {
+      const audit = lhr.audits[ref.id];
+      if (ref.weight > 0 && audit && audit.score !== null && audit.score < 1) failed.push(`${id}: ${ref.id}`);
+    }
+  }
+  return failed;
+}
+
+async function audit(url: string, cookie: string): Promise<Result> {
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROME_PATH,
+    chromeFlags: ['--headless=new', '--no-sandbox'],
+  });
+  try {
+    const flags: Flags = {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+      extraHeaders: { Cookie: cookie },
+    };
+    // No config: the default one is the mobile preset.
+    const result = await lighthouse(url, flags);
+    if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+    if (result.lhr.runtimeError) throw new Error(`${url}: ${result.lhr.runtimeError.message}`);
+    return result.lhr;
+  } finally {
+    chrome.kill();
+  }
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+function medianFigures(runs: Figures[]): Figures {
+  const of = (key: Exclude<keyof Figures, 'robotsTxtValid'>) => median(runs.map((r) => r[key]));
+  return {
+    performance: of('performance'),
+    accessibility: of('accessibility'),
+    bestPractices: of('bestPractices'),
+    seo: of('seo'),
+    lcpMs: of('lcpMs'),
+    tbtMs: of('tbtMs'),
+    cls: of('cls'),
+    fcpMs: of('fcpMs'),
+    scriptBytes: of('scriptBytes'),
+    robotsTxtValid: runs.every((r) => r.robotsTxtValid),
+    benchmarkIndex: of('benchmarkIndex'),
+  };
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
+
+function printTable(rows: { name: string; path: string; figures: Figures; runs: Figures[] }[]): boolean {
+  const header = [
+    'page',
+    'perf',
+    'a11y',
+    'best pr.',
+    'SEO',
+    'LCP',
+    'TBT',
+    'CLS',
+    'FCP',
+    'JS (wire)',
+    'robots.txt',
+  ];
+  const lines = rows.map(({ name, figures: f }) => [
+    name,
+    String(f.performance),
+    String(f.accessibility),
+    String(f.bestPractices),
+    String(f.seo),
+    seconds(f.lcpMs),
+    `${f.tbtMs.toFixed(0)} ms`,
+    f.cls.toFixed(3),
+    seconds(f.fcpMs),
+    kib(f.scriptBytes),
+    f.robotsTxtValid ? 'valid' : 'INVALID',
+    f.benchmarkIndex.toFixed(0),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const format = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  console.log(`\nMedian of ${RUNS} run(s) per page, Lighthouse mobile preset:`);
+  console.log(format(header));
+  lines.forEach((l) => console.log(format(l)));
+  console.log(
+    `Targets: performance >= ${TARGETS.performance}, LCP < ${seconds(TARGETS.lcpMs)}, accessibility ${TARGETS.accessibility}, ` +
+      `best practices ${TARGETS.bestPractices}, robots.txt valid. ` +
+      `"machine" is Lighthouse's benchmarkIndex: below ~1,000 the CPU figures (TBT, and LCP through them) are inflated.`,
+  );
+  let ok = true;
+  for (const { name, figures: f } of rows) {
+    const misses = [
+      f.performance < TARGETS.performance && `performance ${f.performance}`,
+      f.lcpMs >= TARGETS.lcpMs && `LCP ${seconds(f.lcpMs)}`,
+      f.accessibility < TARGETS.accessibility && `accessibility ${f.accessibility}`,
+      f.bestPractices < TARGETS.bestPractices && `best practices ${f.bestPractices}`,
+      !f.robotsTxtValid && 'robots.txt',
+    ].filter(Boolean);
+    if (misses.length) {
+      ok = false;
+      console.log(`  ${name} misses: ${misses.join(', ')}`);
+    }
+  }
+  return ok;
+}
+
+export async function run(): Promise<boolean> {
+  if (!process.env.BENCH_LIGHTHOUSE_NO_BUILD) {
+    console.log('Building (npm run build)…');
+    execSync('npm run build', { cwd: ROOT, stdio: 'ignore' });
+  }
+  const only = process.env.BENCH_LIGHTHOUSE_PAGES?.split(',').map((s) => s.trim());
+  const reports = process.env.BENCH_LIGHTHOUSE_REPORTS;
+  if (reports) await mkdir(reports, { recursive: true });
+
+  const server = await startServer();
+  try {
+    const lectures = await waitForDemoLectures(server);
+    const { cookie, courseId } = await signInDemoStudent(server);
+    console.log(`Lectern at ${server.url}, ${lectures} demo lectures packaged, demo student signed in.`);
+    const pages = [
+      // The sign-in page is what a signed-out phone sees: no cookie.
+      { name: 'signin', path: '/', cookie: '' },
+      { name: 'dashboard', path: '/dashboard', cookie },
+      { name: 'course', path: `/course/${courseId}`, cookie },
+    ].filter((p) => !only || only.includes(p.name));
+
+    const rows = [];
+    for (const page of pages) {
+      const runs: Figures[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        const lhr = await audit(`${server.url}${page.path}`, page.cookie);
+        if (new URL(lhr.finalDisplayedUrl).pathname !== page.path)
+          throw new Error(`${page.path} ended on ${lhr.finalDisplayedUrl}: the session did not hold`);
+        const figures = figuresOf(lhr);
+        runs.push(figures);
+        console.log(
+          `  ${page.name} run ${i + 1}: performance ${figures.performance}, LCP ${seconds(figures.lcpMs)}, ` +
+            `TBT ${figures.tbtMs.toFixed(0)} ms, CLS ${figures.cls.toFixed(3)}, JS ${kib(figures.scriptBytes)}, ` +
+            `machine ${figures.benchmarkIndex.toFixed(0)}` +
+            failedAudits(lhr)
+              .map((f) => `; failed ${f}`)
+              .join(''),
+        );
+        if (reports) await writeFile(path.join(reports, `${page.name}-${i + 1}.json`), JSON.stringify(lhr));
+      }
+      rows.push({ ...page, figures: medianFigures(runs), runs });
+    }
+    return printTable(rows);
+  } finally {
+    await server.stop();
+  }
+}
+
+// Standalone: node --import tsx bench/lighthouse.ts
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
+  run().then(
+    (ok) => process.exit(ok ? 0 : 1),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

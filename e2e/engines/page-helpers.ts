@@ -1,0 +1,105 @@
+import type { EngineDriver } from './driver';
+
+export type Kind = 'field' | 'button' | 'link' | 'any';
+
+let marks = 0;
+
+/**
+ * Finds a visible element by what a person reads (its label, aria-label or text) and gives it a
+ * `data-journey` mark, so every driver can then act on a plain CSS selector. Waits for it.
+ */
+export async function find(d: EngineDriver, kind: Kind, name: RegExp, timeoutMs = 20_000): Promise<string> {
+  const id = `j${++marks}`;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await d.evaluate(
+      (kind: string, source: string, flags: string, id: string) => {
+        const re = new RegExp(source, flags);
+        const visible = (el: Element) => (el as HTMLElement).getClientRects().length > 0;
+        const nameOf = (el: Element): string => {
+          const aria = el.getAttribute('aria-label');
+          if (aria) return aria;
+          const by = el.getAttribute('aria-labelledby');
+          if (by)
+            return by
+              .split(' ')
+              .map((i) => document.getElementById(i)?.textContent ?? '')
+              .join(' ');
+          if (el.id) {
+            const label = document.querySelector(`label[for="${CSS.escape(el.id)}"]`);
+            if (label) return label.textContent ?? '';
+          }
+          return el.textContent ?? '';
+        };
+        const selectors: Record<string, string> = {
+          field: 'input, textarea',
+          button: 'button, [role=button], [role=menuitem], [role=option], a',
+          link: 'a',
+          any: 'h1, h2, h3, p, span, div, a, button, label',
+        };
+        for (const el of Array.from(document.querySelectorAll(selectors[kind]!))) {
+          if (!visible(el)) continue;
+          if (re.test(nameOf(el).replace(/\s+/g, ' ').trim())) {
+            el.setAttribute('data-journey', id);
+            return true;
+          }
+        }
+        return false;
+      },
+      kind,
+      name.source,
+      name.flags,
+      id,
+    );
+    if (found) return `[data-journey="${id}"]`;
+    if (Date.now() > deadline) throw new Error(`no visible ${kind} named ${name} on ${await d.url()}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Polls `probe` until it answers something truthy; fails naming `what`. */
+export async function until<T>(what: string, probe: () => Promise<T>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value) return value;
+      last = value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`${what} (last: ${String(last)})`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** The page's visible text. */
+export const pageText = (d: EngineDriver) => d.evaluate(() => document.body.innerText);
+
+/** Waits until the page shows `text`. */
+export const seeText = (d: EngineDriver, text: RegExp) =>
+  until(`the page shows ${text}`, async () => text.test(await pageText(d)));
+
+/** Waits until the address matches. */
+export const atUrl = (d: EngineDriver, url: RegExp) =>
+  until(`the address matches ${url}`, async () => url.test(await d.url()));
+
+/** Finds (see `find`) and acts; a re-render may replace the element in between, so it finds again. */
+async function onFound(d: EngineDriver, kind: Kind, name: RegExp, act: (selector: string) => Promise<void>) {
+  for (let attempt = 1; ; attempt++) {
+    const selector = await find(d, kind, name);
+    try {
+      return await act(selector);
+    } catch (error) {
+      if (attempt >= 3 || !/not found|No element|wasn't found|stale|detached/i.test(String(error)))
+        throw error;
+    }
+  }
+}
+
+export const fillIn = (d: EngineDriver, kind: Kind, name: RegExp, text: string) =>
+  onFound(d, kind, name, (selector) => d.fill(selector, text));
+
+export const clickOn = (d: EngineDriver, kind: Kind, name: RegExp) =>
+  onFound(d, kind, name, (selector) => d.click(selector));
