@@ -13,6 +13,11 @@ export default defineConfig({
     // bench/web.ts reads which chunks each route needs.
     manifest: true,
     chunkSizeWarningLimit: 800,
+    rolldownOptions: {
+      // A zod schema built at the top of a contract module and never used in the browser is dropped:
+      // a page importing a message or a helper from such a module does not pull zod in with it.
+      treeshake: { manualPureFunctions: ['z'] },
+    },
   },
   server: {
     proxy: { '/api': server, '/stream': server, '/thumbnails': server },

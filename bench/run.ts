@@ -12,6 +12,10 @@ const scenarios: Record<string, () => Promise<{ run(): Promise<boolean> }>> = {
   analytics: () => import('./analytics'),
   storage: () => import('./storage'),
   trace: () => import('./trace'),
+  lighthouse: () => import('./lighthouse'),
+  forensic: () => import('./forensic'),
+  backup: () => import('./backup'),
+  metrics: () => import('./metrics'),
 };
 
 async function main(): Promise<number> {

@@ -32,7 +32,7 @@ export interface KindStats {
 
 export interface RushClientResult {
   kinds: Record<string, KindStats>;
-  /** Viewers watching (first segment of the evening in, still in the player), sampled every second after the ramp. */
+  /** Viewers watching (first segment of the evening in, still in the player), sampled every second from 5 s after the ramp. */
   sustainedMin: number;
   sustainedMean: number;
   /** Viewers that ever started playing. */
@@ -46,6 +46,8 @@ export interface RushClientResult {
   clientLoopDelayP99Ms: number;
 }
 
+/** Time the last viewer to sign in has to reach its first segment before viewers are counted. */
+const START_GRACE_MS = 5_000;
 const BUFFER_AHEAD_S = 30;
 const PROGRESS_EVERY_MS = 10_000;
 const TIME_EVERY_MS = 60_000;
@@ -214,7 +216,9 @@ export async function rushClient(o: RushClientOptions): Promise<RushClientResult
   const sustained: number[] = [];
   const sampler = setInterval(() => {
     const now = performance.now();
-    if (now > t0 + o.rampMs && now < endAt) sustained.push(playing);
+    // From 5 s after the ramp: the last viewer signs in at its end and needs a moment (sign-in,
+    // dashboard, course page, first segment) before it counts as watching.
+    if (now > t0 + o.rampMs + START_GRACE_MS && now < endAt) sustained.push(playing);
   }, 1000);
 
   async function play(

@@ -16,7 +16,7 @@ import { createMediaTools } from '../src/server/media/ffmpeg';
 import { PACKAGE_PRIORITY } from '../src/server/media/job-types';
 import { mediaKeys } from '../src/server/media/store';
 import { openRuntime } from '../src/server/runtime';
-import { BENCH_SCHOOL, generateSchool } from './school';
+import { BENCH_SCHOOL, generateSchool, type SchoolSize } from './school';
 
 export const RUSH_PASSWORD = 'Bench@12345'; // generateSchool's shared password
 export const RUSH_ADMIN = { username: 'rushadmin', password: 'Rush@Admin123' };
@@ -34,11 +34,13 @@ export async function seedRush(
   viewers: number,
   lectureSource: string,
   lectures: number,
+  /** The rest of the school around tonight's cohort (the rolling-restart test uses a small one). */
+  size: SchoolSize = BENCH_SCHOOL,
 ): Promise<RushSchool> {
   const runtime = await openRuntime(config);
   const { ctx } = runtime;
   try {
-    const school = await generateSchool(ctx.db, BENCH_SCHOOL, ctx.clock.now());
+    const school = await generateSchool(ctx.db, size, ctx.clock.now());
     const admin = await createAdmin(ctx.db, {
       username: RUSH_ADMIN.username,
       email: 'rush@bench.test',
@@ -95,6 +97,7 @@ export async function seedRush(
           sourceName: `lecture-${i + 1}.mp4`,
           sizeBytes: (await stat(lectureSource)).size,
           createdBy: admin.id,
+          store: ctx.media.current.kind,
         });
         await enqueueJob(tx, 'media.package', { videoId }, { priority: PACKAGE_PRIORITY });
       });

@@ -12,6 +12,7 @@
  *                                     BENCH_DATABASE_URL=embedded, or neither set: PGlite on disk
  *   RUSH_CPU_PROFILE=<dir>            the server writes a V8 CPU profile there (open in Chrome DevTools)
  */
+import { createRequire } from 'node:module';
 import { execFile, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { cp, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -33,12 +34,20 @@ export interface RushOptions {
   rampSeconds: number;
   sustainSeconds: number;
   uploadMbit: number;
+  /** Extra environment for the server (the metrics bench turns METRICS_TOKEN on). */
+  serverEnv?: Record<string, string>;
+  /** Scrapes GET /metrics with this bearer token every `everyMs` during the run, as Prometheus would. */
+  scrape?: { token: string; everyMs: number };
 }
 
 export interface RushOutcome {
   /** `timing` marks a latency target: a benchmark figure, not something CI fails on (it varies with the machine). */
   checks: { name: string; value: string; pass: boolean; timing?: boolean }[];
   result: RushClientResult;
+  /** Seconds from the first viewer to the last answer. */
+  elapsedSeconds: number;
+  /** Milliseconds each scrape took (with `scrape`). */
+  scrapeMs: number[];
 }
 const LECTURES = 3;
 const IDLE_SETTLE_MS = 5_000;
@@ -104,7 +113,9 @@ async function uploadSource(): Promise<string> {
 }
 
 /** The production server bundle, built from the current source beside node_modules (so its imports resolve). */
-async function bundleServer(): Promise<string> {
+const requireFromHere = createRequire(import.meta.url);
+
+export async function bundleServer(): Promise<string> {
   const out = path.join(root, 'node_modules', '.cache', 'lectern-rush', String(process.pid));
   await build({
     entryPoints: [path.join(root, 'src/server/main.ts')],
@@ -115,6 +126,18 @@ async function bundleServer(): Promise<string> {
     target: 'node20',
     packages: 'external',
     logLevel: 'warning',
+    // As scripts/build-server.mjs does: JSON from npm packages (webvtt-parser's entity table) is
+    // bundled, since Node 20 refuses a JSON module imported without its type attribute.
+    plugins: [
+      {
+        name: 'bundle-package-json',
+        setup(b) {
+          b.onResolve({ filter: /^[^./].*\.json$/ }, (args) => ({
+            path: requireFromHere.resolve(args.path),
+          }));
+        },
+      },
+    ],
   });
   await cp(path.join(root, 'src/server/db/migrations'), path.join(out, 'migrations'), { recursive: true });
   return out;
@@ -196,7 +219,7 @@ export async function runRush(options: RushOptions): Promise<RushOutcome> {
       : [];
     const server = spawn(process.execPath, [...profile, path.join(bundle, 'main.js')], {
       cwd: root,
-      env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+      env: { ...process.env, ...env, ...options.serverEnv, PORT: String(port), HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     server.stdout.pipe(log);
@@ -237,6 +260,15 @@ export async function runRush(options: RushOptions): Promise<RushOutcome> {
     );
     const sampler = new ProcessSampler(server.pid!);
     sampler.start();
+    const scrapeMs: number[] = [];
+    const scraper =
+      options.scrape &&
+      setInterval(() => {
+        const t = performance.now();
+        void fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${options.scrape!.token}` } })
+          .then((r) => r.text())
+          .then(() => scrapeMs.push(performance.now() - t));
+      }, options.scrape.everyMs);
     started = performance.now();
     const viewers = child<RushClientResult>('rush-client.ts', {
       port,
@@ -287,6 +319,7 @@ export async function runRush(options: RushOptions): Promise<RushOutcome> {
       };
     })();
     const [result, uploaded] = await Promise.all([viewers, uploading]);
+    if (scraper) clearInterval(scraper);
     const usage = sampler.stop();
     const elapsed = (performance.now() - started) / 1000;
 
@@ -353,7 +386,7 @@ export async function runRush(options: RushOptions): Promise<RushOutcome> {
     ];
     console.log('\nTargets');
     for (const c of checks) console.log(`  [${c.pass ? 'PASS' : 'FAIL'}] ${c.name}: ${c.value}`);
-    return { checks, result };
+    return { checks, result, elapsedSeconds: elapsed, scrapeMs };
   } finally {
     for (const stop of stops) await stop().catch((error: unknown) => console.error(error));
     if (bundle) await rm(bundle, { recursive: true, force: true });

@@ -118,6 +118,7 @@ test.describe('accessibility of every screen', () => {
       [`/adminanalytics/student/${student.id}`, /Neha Pillai/],
       [`/admin/course/${courseId}`, /Accessible Web/],
       ['/admintrace', 'Trace a leak'],
+      ['/adminbackups', 'Backups'],
     ];
     for (const [path, name] of screens) {
       await open(page, lectern, path, heading(name));

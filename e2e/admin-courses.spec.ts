@@ -157,7 +157,7 @@ test.describe('admin: courses, students and course access', () => {
       await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1280);
       await adminShots(page, 'admin-dashboard');
       await page.setViewportSize({ width: 390, height: 844 });
-      const card = page.getByRole('link', { name: `${course}, batch 12` });
+      const card = page.getByRole('link', { name: `${course} (batch 12)` });
       await expect(card).toHaveAttribute('href', /\/admin\/course\/[0-9a-f-]{36}$/);
       await page.setViewportSize({ width: 1280, height: 800 });
     });

@@ -44,6 +44,8 @@ export async function startLectern(env: Record<string, string> = {}): Promise<Le
       SEED_DEMO: 'false',
       OPEN_HOURS: 'always',
       LOG_LEVEL: 'warn',
+      // A daily backup starting in the middle of a spec would only slow it; backups.spec.ts backs up on demand.
+      BACKUP_SCHEDULE: 'off',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -57,7 +57,11 @@ test.describe('leak tracing', () => {
   });
 
   /** A student plays the video in a 1280x720 window; answers the code the server gave and the page. */
-  async function watch(browser: Browser, student: CreatedStudent): Promise<{ code: string; page: Page }> {
+  async function watch(
+    browser: Browser,
+    student: CreatedStudent,
+    withCaptions = false,
+  ): Promise<{ code: string; page: Page }> {
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 720 } })).newPage();
     await signInStudent(page, lectern, student);
     await page.goto(`${lectern.url}/course/${courseId}?video=${videoId}`);
@@ -68,6 +72,14 @@ test.describe('leak tracing', () => {
     const { code } = (await (await answer).json()) as { code: string };
     const player = page.getByRole('region', { name: /Video player/ });
     await expect(player).toHaveAttribute('data-state', 'playing');
+    if (withCaptions) {
+      await player.hover(); // the control bar hides after 3 s without the mouse
+      await page.getByRole('button', { name: 'Captions off. Change captions' }).click();
+      await page.getByRole('menuitem', { name: 'English' }).click();
+      await expect(page.getByTestId('player-announcer')).toHaveText('Captions on: English');
+      // Reaching the menu may have scrolled the page: the whole player back in the window.
+      await page.evaluate(() => window.scrollTo(0, 0));
+    }
     await page.waitForTimeout(1500);
     return { code, page };
   }
@@ -116,5 +128,77 @@ test.describe('leak tracing', () => {
     // Students cannot trace.
     const asStudent = await second.page.request.get(`${lectern.url}/api/admin/trace/${first.code}`);
     expect(asStudent.status()).toBe(403);
+  });
+  test('with captions on, the code is never under them: OCR reads it at several moments and the trace names the student', async ({
+    browser,
+    page,
+  }) => {
+    test.setTimeout(150_000);
+    // Two-line cues for the whole clip, at the bottom (over the band where the code used to sit),
+    // in the middle and near the top: wherever the caption box is, the code must be elsewhere.
+    await adminSignIn(page, lectern);
+    const upload = await page.request.post(`${lectern.url}/api/admin/videos/${videoId}/captions`, {
+      headers: { origin: lectern.url },
+      multipart: {
+        language: 'en',
+        label: 'English',
+        file: {
+          name: 'en.vtt',
+          mimeType: 'text/vtt',
+          buffer: Buffer.from(
+            'WEBVTT\n\n' +
+              '00:00:00.000 --> 00:00:07.000\nNEVER TRUST USER INPUT\nESCAPE EVERY VALUE YOU RENDER\n\n' +
+              '00:00:07.000 --> 00:00:13.000 line:45%\nNEVER TRUST USER INPUT\nESCAPE EVERY VALUE YOU RENDER\n\n' +
+              '00:00:13.000 --> 00:00:20.000 line:15%\nNEVER TRUST USER INPUT\nESCAPE EVERY VALUE YOU RENDER\n',
+          ),
+        },
+      },
+    });
+    expect(upload.status(), await upload.text()).toBe(200);
+
+    const watched = await watch(browser, students[1]!, true);
+    // Paused, so each screenshot shows a chosen moment however slow the machine (the canvas draws
+    // the frame, the watermark, the code and the caption while paused, as a leaked still would).
+    const video = watched.page.locator('video');
+    await video.evaluate((v: HTMLVideoElement) => v.pause());
+    await expect(watched.page.getByRole('region', { name: /Video player/ })).toHaveAttribute(
+      'data-state',
+      'paused',
+    );
+    // One moment per cue placement: each screenshot shows the caption and the readable code.
+    for (const [moment, at] of [
+      ['bottom cue', 3],
+      ['middle cue', 9],
+      ['top cue', 15],
+    ] as const) {
+      let best = watched.code.length;
+      let captionShown = false;
+      // Up to six frames of the cue (all inside it: 0.5 s apart): tesseract may misread the code over
+      // a busy picture (a CI run read a plainly legible code with six characters wrong, three times).
+      for (let i = 0; i < 6 && (best > 1 || !captionShown); i++) {
+        await video.evaluate(
+          (v: HTMLVideoElement, seconds) =>
+            new Promise<void>((resolve) => {
+              v.addEventListener('seeked', () => resolve(), { once: true });
+              v.currentTime = seconds;
+            }),
+          at + i * 0.5,
+        );
+        await watched.page.waitForTimeout(300);
+        const text = await ocr(await watched.page.screenshot(), `captioned-${at}-${i}`);
+        best = Math.min(best, misreadCharacters(text, watched.code));
+        captionShown ||= /TRUST|ESCAPE|RENDER/.test(text.toUpperCase());
+      }
+      expect(captionShown, `${moment}: the caption is on the picture`).toBe(true);
+      expect(best, `${moment}: the code reads with at most one character wrong`).toBeLessThanOrEqual(1);
+      if (at === 9) await watched.page.screenshot({ path: 'screenshots/trace-captioned-player-desktop.png' });
+    }
+
+    await openScreen(page, lectern, '/admintrace', 'Trace a leak');
+    await page.getByLabel('Session code').fill(watched.code);
+    await page.getByRole('button', { name: 'Trace' }).click();
+    const result = page.getByRole('region', { name: /^Session / });
+    await expect(result).toContainText('Zara Khan');
+    await expect(result).toContainText('FS24-402');
   });
 });

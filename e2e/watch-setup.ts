@@ -56,8 +56,10 @@ export async function startOneVideoClass(spec: {
   students: [rollno: string, name: string][];
   video: { title: string; description: string };
   watchers?: string[];
+  /** Extra settings for the server (e.g. METRICS_TOKEN). */
+  env?: Record<string, string>;
 }): Promise<OneVideoClass> {
-  const lectern = await startLectern();
+  const lectern = await startLectern(spec.env);
   const admin = await AdminApi.signIn(lectern);
   const courseId = (await admin.createCourse(spec.course))._id;
   const students: CreatedStudent[] = [];

@@ -1,6 +1,16 @@
 // Bundles the server entry points into dist/server; npm packages stay external (installed by npm ci).
 import { build } from 'esbuild';
 import { cp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+/** JSON from npm packages (webvtt-parser's entity table) is bundled: Node 20 warns on JSON modules. */
+const bundleJson = {
+  name: 'bundle-package-json',
+  setup(b) {
+    b.onResolve({ filter: /^[^./].*\.json$/ }, (args) => ({ path: require.resolve(args.path) }));
+  },
+};
 
 await rm('dist/server', { recursive: true, force: true });
 await build({
@@ -13,6 +23,7 @@ await build({
   packages: 'external',
   sourcemap: true,
   logLevel: 'warning',
+  plugins: [bundleJson],
 });
 // Migrations are read at start, next to the bundle (see db/migrate.ts).
 await cp('src/server/db/migrations', 'dist/server/migrations', { recursive: true });

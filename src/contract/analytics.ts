@@ -91,13 +91,8 @@ export interface GridCell {
   completed: boolean;
 }
 
-export interface GridStudent {
-  _id: string;
-  rollno: string;
-  name: string;
-  email: string;
-  access: CourseAccessState;
-  atRisk: boolean;
+/** How far one student got in one course: the figures the grid and the student page both show. */
+export interface CourseProgressFigures {
   videosStarted: number;
   videosCompleted: number;
   /** Share of the course's total length watched (0..1). */
@@ -106,6 +101,15 @@ export interface GridStudent {
   watchSeconds: number;
   /** ISO timestamp of the last progress save in this course. */
   lastActivity: string | null;
+}
+
+export interface GridStudent extends CourseProgressFigures {
+  _id: string;
+  rollno: string;
+  name: string;
+  email: string;
+  access: CourseAccessState;
+  atRisk: boolean;
   cells: GridCell[];
 }
 
@@ -136,16 +140,11 @@ export interface StudentVideoActivity {
   weekSeconds: number;
 }
 
-export interface StudentCourseActivity extends AnalyticsCourseRef {
+export interface StudentCourseActivity extends AnalyticsCourseRef, CourseProgressFigures {
   access: CourseAccessState;
   accessexpiration: string;
   atRisk: boolean;
   totalVideos: number;
-  videosStarted: number;
-  videosCompleted: number;
-  watchedShare: number;
-  watchSeconds: number;
-  lastActivity: string | null;
   videos: StudentVideoActivity[];
 }
 
@@ -164,6 +163,13 @@ export interface StudentAnalytics {
 const share = z.number().min(0).max(1);
 const instant = z.string().nullable();
 const accessState = z.enum(['active', 'expired', 'revoked']);
+const courseProgressFigures = {
+  videosStarted: z.number().int(),
+  videosCompleted: z.number().int(),
+  watchedShare: share,
+  watchSeconds: z.number(),
+  lastActivity: instant,
+};
 const CourseRef = z.strictObject({
   _id: z.string(),
   name: z.string(),
@@ -203,11 +209,7 @@ export const CourseAnalyticsResponse = z.strictObject({
       email: z.string(),
       access: accessState,
       atRisk: z.boolean(),
-      videosStarted: z.number().int(),
-      videosCompleted: z.number().int(),
-      watchedShare: share,
-      watchSeconds: z.number(),
-      lastActivity: instant,
+      ...courseProgressFigures,
       cells: z.array(z.strictObject({ share, completed: z.boolean() })),
     }),
   ),
@@ -223,11 +225,7 @@ export const StudentAnalyticsResponse = z.strictObject({
       accessexpiration: z.string(),
       atRisk: z.boolean(),
       totalVideos: z.number().int(),
-      videosStarted: z.number().int(),
-      videosCompleted: z.number().int(),
-      watchedShare: share,
-      watchSeconds: z.number(),
-      lastActivity: instant,
+      ...courseProgressFigures,
       videos: z.array(
         z.strictObject({
           _id: z.string(),

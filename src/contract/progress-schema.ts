@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PlaybackHealthReport } from './playback-health-schema';
 import {
   MAX_RANGES_PER_SAVE,
   MIN_PLAYBACK_RATE,
@@ -45,6 +46,7 @@ export const ProgressBody = z.object({
     .min(MIN_PLAYBACK_RATE, progressMessages.rateInvalid)
     .max(WATCH_RATE_LIMIT, progressMessages.rateInvalid)
     .optional(),
+  health: PlaybackHealthReport.optional(),
 }) satisfies z.ZodType<ProgressBodyShape>;
 
 export const VideoProgress = z.strictObject({

@@ -1,4 +1,5 @@
 /** Watch progress: constants and shapes shared by the player and the server (zod-free, so the player chunk stays small). */
+import type { PlaybackHealthReport } from './playback-health';
 
 /** A video counts as completed once this share of its length has actually been played. */
 export const COMPLETION_RATIO = 0.9;
@@ -74,6 +75,8 @@ export interface ProgressBody {
   ranges?: WatchRange[];
   /** The playback rate while they were played. */
   rate?: number;
+  /** How playback went since the previous report (startup, stalls, errors); absent from old players. */
+  health?: PlaybackHealthReport;
 }
 
 export interface ProgressResponse {

@@ -58,7 +58,16 @@ import {
   UploadOffsetResponse,
   UploadStatusQuery,
 } from './media';
+import { LivenessResponse, ReadinessResponse } from './health';
 import { PlaybackBody, PlaybackResponse, TraceCodeParam, TraceResponse } from './playback';
+import { PlaybackHealthResponse } from './playback-health-schema';
+import {
+  BackupOverview,
+  BackupOverviewQuery,
+  BackupRunParam,
+  BackupRunResponse,
+  BackupStarted,
+} from './backups';
 import { ProgressBody, ProgressResponse } from './progress-schema';
 import type { RouteSpec, RouteTemplate } from './route-kit';
 import {
@@ -260,6 +269,18 @@ export const routes = {
   'POST /api/playback': { auth: 'viewer', body: PlaybackBody, response: PlaybackResponse },
   'GET /api/admin/trace/:code': { auth: 'admin', params: TraceCodeParam, response: TraceResponse },
 
+  // Operations (docs/OPERATIONS.md): what players report of playback, and Prometheus's scrape.
+  'GET /api/admin/playback-health': { auth: 'admin', response: PlaybackHealthResponse },
+  'GET /metrics': {
+    auth: 'token',
+    why: 'Prometheus text for a scraper holding METRICS_TOKEN as a bearer token (checked by the handler; refused otherwise)',
+    file: ['text/plain'],
+  },
+  // Backups (README "Backups"): runs and schedule, "Back up now" (a job; joins one under way), progress.
+  'GET /api/admin/backups': { auth: 'admin', query: BackupOverviewQuery, response: BackupOverview },
+  'POST /api/admin/backups': { auth: 'admin', response: BackupStarted },
+  'GET /api/admin/backups/:runId': { auth: 'admin', params: BackupRunParam, response: BackupRunResponse },
+
   // Images.
   'GET /thumbnails/:file': {
     auth: 'public',
@@ -296,6 +317,18 @@ export const routes = {
   },
   'GET /stream/videos/:id/poster.jpg': { auth: 'viewer', params: videoParam, file: ['image/jpeg'] },
   'DELETE /stream/videos/:id': { auth: 'admin', params: videoParam, response: MessageResponse },
+
+  // Probes for load balancers and monitors (docs/OPERATIONS.md): no session, no opening hours.
+  'GET /healthz': {
+    auth: 'public',
+    why: 'liveness probe: says only that the process serves',
+    response: LivenessResponse,
+  },
+  'GET /readyz': {
+    auth: 'public',
+    why: 'readiness probe for the load balancer: ok/ms and a one-line error per dependency, no secrets; 503 when not ready or draining',
+    response: ReadinessResponse,
+  },
 } as const satisfies Record<RouteTemplate, RouteSpec>;
 
 export type Routes = typeof routes;

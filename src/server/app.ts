@@ -2,19 +2,27 @@ import cookie from '@fastify/cookie';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { adminAccountRoutes } from './accounts/admin-routes';
 import { analyticsRoutes } from './analytics/routes';
+import { backupAdminRoutes } from './backup/admin-routes';
 import { captionRoutes } from './captions/routes';
 import { playbackRoutes } from './playback/routes';
 import { oneTimeCodeStore } from './accounts/one-time-codes';
 import { sessionStore } from './accounts/sessions';
 import { studentAccountRoutes } from './accounts/student-routes';
+import { splitRouteKey } from '../contract/route-kit';
+import type { RouteKey } from '../contract/routes';
 import type { AppContext } from './context';
 import { courseAdminRoutes } from './courses/admin-routes';
 import { courseStudentRoutes } from './courses/student-routes';
+import type { Readiness } from './health/readiness';
+import { createReadiness } from './health/registry';
+import { healthRoutes } from './health/routes';
 import { createAuth } from './plugins/auth';
 import { progressRoutes } from './progress/routes';
 import { installErrorHandler } from './plugins/error-handler';
 import { installResponseCheck } from './http/response-check';
 import { unregisteredRoutes } from './http/route-table';
+import { installRequestMetrics, requestObserver } from './metrics/http-metrics';
+import { metricsRoutes, playbackHealthRoutes } from './metrics/routes';
 import { installOpeningGate } from './plugins/opening-gate';
 import { installOriginCheck } from './plugins/origin-check';
 import { installSecurityHeaders } from './plugins/security-headers';
@@ -24,6 +32,9 @@ import { studentAdminRoutes } from './students/admin-routes';
 import { thumbnailRoutes } from './thumbnails/routes';
 import { videoStudentRoutes } from './videos/student-routes';
 import { videoAdminRoutes } from './videos/admin-routes';
+
+/** The segment route's template: the fast path serves it outside Fastify, under the same label. */
+const SEGMENT_ROUTE = splitRouteKey('GET /stream/videos/:id/:rendition/:file' satisfies RouteKey).path;
 
 /** One route as Fastify registered it (HEAD twins of GET routes included). */
 export interface RegisteredRoute {
@@ -45,17 +56,28 @@ export interface AppOptions {
   wakeJobs?: () => void;
   /** Tests: every successful answer is checked against its route table entry (a mismatch is a 500). */
   checkResponses?: boolean;
+  /** What `/readyz` checks, and the draining flag the shutdown raises (main.ts); else made from `ctx`. */
+  readiness?: Readiness;
+  /** main.ts: `close` leaves idle connections to the caller (see forceCloseConnections below). */
+  gracefulClose?: boolean;
 }
 
 /** Assembles the HTTP app: plugins first, then each domain's routes. Does not listen. */
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
+    // TLS_CERT/TLS_KEY: Lectern serves HTTPS itself (the session cookie is Secure only over HTTPS).
+    ...(ctx.config.tls && { https: { cert: ctx.config.tls.cert, key: ctx.config.tls.key } }),
     loggerInstance: ctx.logger,
     // Per-request log lines cost more than the segment they describe; errors are logged by the handler.
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: ctx.config.trustProxy,
     bodyLimit: 4 * 1024 * 1024,
-    return503OnClosing: true,
+    // While closing (graceful shutdown), a request that still reaches us on an open connection is
+    // served, with `Connection: close` (health/routes.ts): a 503 there is a POST nginx cannot resend.
+    return503OnClosing: false,
+    // main.ts (graceful shutdown): not at close, where a connection accepted just before the listener
+    // closed looks idle until its request arrives; it closes the idle ones a second later instead.
+    forceCloseConnections: options.gracefulClose ? false : 'idle',
   });
   // First, so it sees every route registered after it, in any plugin scope.
   const registeredRoutes: RegisteredRoute[] = [];
@@ -65,6 +87,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   });
 
   installErrorHandler(app);
+  // Metrics on: every request is timed under its route table template (metrics/http-metrics.ts).
+  const observe = ctx.config.metrics.enabled ? requestObserver(ctx.metrics) : undefined;
+  if (observe) installRequestMetrics(app, observe);
   if (options.checkResponses) installResponseCheck(app);
   await installSecurityHeaders(app);
   await app.register(cookie);
@@ -93,6 +118,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await adminApi.register(videoAdminRoutes, deps);
       await adminApi.register(studentAdminRoutes, deps);
       await adminApi.register(analyticsRoutes, deps);
+      await adminApi.register(playbackHealthRoutes, deps);
+      await adminApi.register(backupAdminRoutes, { ...deps, wakeJobs: options.wakeJobs });
     },
     { prefix: '/api/admin' },
   );
@@ -101,7 +128,17 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(captionRoutes, deps);
   await app.register(playbackRoutes, deps);
   await app.register(thumbnailRoutes, { ctx, auth });
-  await app.register(streamRoutes, { prefix: '/stream', ctx, auth, wakeJobs: options.wakeJobs });
+  await app.register(metricsRoutes, deps);
+  await app.register(streamRoutes, {
+    prefix: '/stream',
+    ctx,
+    auth,
+    wakeJobs: options.wakeJobs,
+    observeFastPath:
+      observe && ((method, status, seconds) => observe(SEGMENT_ROUTE, method, status, seconds)),
+  });
+
+  healthRoutes(app, auth, options.readiness ?? createReadiness(ctx));
 
   await installWebApp(app, options.webRoot, ctx.config.productName);
   const missing = unregisteredRoutes(app);

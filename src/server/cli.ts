@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { NewAdmin, NewStudent } from '../contract/students';
@@ -7,13 +7,21 @@ import { commitStudentImport } from './accounts/student-import';
 import { createAdmin, createStudent, type CreatedUser } from './accounts/users';
 import { ConfigError, loadConfig } from './config';
 import type { AppContext } from './context';
+import { openDatabase } from './db/client';
 import { DatabaseInUseError } from './db/embedded-lock';
+import { SchemaTooNewError } from './db/migration-state';
+import { applyPostDeploy } from './db/post-deploy';
+import { formatDoctor, runDoctor } from './health/doctor';
 import { HttpError, parseInput } from './errors';
+import { isUuid } from './db/ids';
+import { describeTrace, traceFile } from './forensic/trace-file';
 import { nginxSite } from './media/delivery/nginx-config';
 import { nginxLinkSecret } from './media/delivery/segment-urls';
 import { migrateMedia } from './media/migrate';
 import { rekeyVideo, videosToRekey } from './media/packaging/rekey';
 import { createLogger, openRuntime } from './runtime';
+import { BackupError, runBackup } from './backup';
+import { backupCommand, printBackupSummary, progressPrinter } from './backup/cli-commands';
 
 const COMMANDS = [
   ['create-admin', 'Add an admin: --username U --email E [--name N] [--password P]'],
@@ -22,13 +30,37 @@ const COMMANDS = [
   ['media:migrate', 'Move every video to a store: --to s3|local (copy, verify, switch, remove the old copy)'],
   ['media:rekey', 'Re-encrypt videos packaged with one key with rotating keys (resumable; plays throughout)'],
   ['nginx:config', 'Print the nginx site for SEGMENT_DELIVERY=nginx: [--listen 80] [--lectern HOST:PORT]'],
+  [
+    'doctor',
+    'Check settings, database, store, mail, ffmpeg, disk, clock, key: [--nginx-site FILE] (exit 1 on a fail)',
+  ],
+  [
+    'migrate:post-deploy',
+    'Apply contract migrations (migrations/post-deploy) once every node runs this version',
+  ],
+  [
+    'backup',
+    'Back up the database, media and (with BACKUP_PASSPHRASE) the signing key: [--to DIR|s3://bucket/prefix]',
+  ],
+  ['backup:list', 'List the complete backups, newest first: [--from DEST]'],
+  [
+    'backup:verify',
+    'Check backup ID: load its dump into a throwaway database, re-hash every object: ID [--from DEST]',
+  ],
+  [
+    'restore',
+    'Restore backup ID into an empty install: ID [--from DEST] [--database-url URL] [--media-store local|s3] [--replace] [--signing-key KEY]',
+  ],
+  ['trace:file', 'Name the playback session a leaked copy came from (forensic marks): FILE [--video ID]'],
   ['help', 'Show this list'],
 ] as const;
+
+const NAME_WIDTH = Math.max(...COMMANDS.map(([name]) => name.length));
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
 Commands:
-${COMMANDS.map(([name, line]) => `  ${name.padEnd(16)} ${line}`).join('\n')}
+${COMMANDS.map(([name, line]) => `  ${name.padEnd(NAME_WIDTH)}  ${line}`).join('\n')}
 
 A student created without a password gets a random one by e-mail, with their username.
 The settings are the server's environment variables (DATA_DIR, DATABASE_URL, SMTP_URL...):
@@ -70,10 +102,42 @@ async function run(argv: string[]): Promise<number> {
       to: { type: 'string' },
       listen: { type: 'string' },
       lectern: { type: 'string' },
+      'nginx-site': { type: 'string' },
+      from: { type: 'string' },
+      'database-url': { type: 'string' },
+      'media-store': { type: 'string' },
+      replace: { type: 'boolean' },
+      'signing-key': { type: 'string' },
+      video: { type: 'string' },
     },
   });
 
   const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
+  // These two must work when the rest cannot start (a bucket away, a schema to change): no runtime.
+  if (command === 'doctor') {
+    const lines = await runDoctor(config, process.env, {
+      nginxSite: values['nginx-site'],
+      listen: values.listen,
+      lectern: values.lectern,
+    });
+    console.log(formatDoctor(lines));
+    return lines.some((line) => line.verdict === 'fail') ? 1 : 0;
+  }
+  if (command === 'migrate:post-deploy') {
+    const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, migrate: false });
+    try {
+      const applied = await applyPostDeploy(database, (name) => console.log(`applied ${name}`));
+      console.log(
+        applied.length ? `Applied ${applied.length} post-deploy migration(s).` : 'Nothing to apply.',
+      );
+      return 0;
+    } finally {
+      await database.close();
+    }
+  }
+  // These open what they need themselves: the backup's target, and (restore) the database it fills.
+  if (command === 'backup:list' || command === 'backup:verify' || command === 'restore')
+    return backupCommand(command, config, values, positionals);
   const runtime = await openRuntime(config, { logger: createLogger({ ...config, logLevel: 'warn' }) });
   const { ctx } = runtime;
   try {
@@ -128,6 +192,11 @@ async function run(argv: string[]): Promise<number> {
         console.log('Done.');
         return 0;
       }
+      case 'backup': {
+        const summary = await runBackup(ctx, { target: values.to, onProgress: progressPrinter() });
+        printBackupSummary(summary);
+        return 0;
+      }
       case 'nginx:config': {
         console.log(
           nginxSite({
@@ -138,6 +207,27 @@ async function run(argv: string[]): Promise<number> {
           }),
         );
         return 0;
+      }
+      case 'trace:file': {
+        const file = positionals[0];
+        if (!file) {
+          console.error('trace:file needs the file: npm run cli -- trace:file leaked.mp4 [--video ID]');
+          return 2;
+        }
+        if (values.video !== undefined && !isUuid(values.video)) {
+          console.error(`--video must be a video id (a UUID), not "${values.video}".`);
+          return 2;
+        }
+        if (!(await stat(file).catch(() => undefined))?.isFile()) {
+          console.error(`No file at ${file}.`);
+          return 2;
+        }
+        const result = await traceFile(ctx, file, {
+          videoId: values.video,
+          onProgress: (text) => console.error(text),
+        });
+        console.log(describeTrace(result));
+        return result.kind === 'matched' && result.accused.length ? 0 : 1;
       }
       default:
         throw new Error(`No handler for the command "${command}".`);
@@ -156,7 +246,9 @@ run(process.argv.slice(2))
     } else if (
       error instanceof HttpError ||
       error instanceof ConfigError ||
-      error instanceof DatabaseInUseError
+      error instanceof DatabaseInUseError ||
+      error instanceof SchemaTooNewError ||
+      error instanceof BackupError
     ) {
       console.error(error.message);
     } else {

@@ -15,6 +15,8 @@ describe('loadConfig', () => {
       maxStudentSessions: 2,
       seedDemo: true,
       role: 'all',
+      shutdownDrainSeconds: 5,
+      shutdownTimeoutSeconds: 30,
     });
     expect(config.dataDir).toMatch(/\/data$/);
     expect(Object.isFrozen(config)).toBe(true);
@@ -29,6 +31,16 @@ describe('loadConfig', () => {
     ['SMTP_URL', 'http://mail', /^Invalid SMTP_URL="http:\/\/mail"/],
     ['MAX_UPLOAD_BYTES', '-5', /^Invalid MAX_UPLOAD_BYTES="-5"/],
     ['SIGNING_KEY', 'short', /^Invalid SIGNING_KEY="short": must be at least 32 characters/],
+    ['SHUTDOWN_DRAIN_SECONDS', '-1', /^Invalid SHUTDOWN_DRAIN_SECONDS="-1"/],
+    [
+      'SHUTDOWN_DRAIN_SECONDS',
+      '30',
+      /^Invalid SHUTDOWN_DRAIN_SECONDS=30: must be below SHUTDOWN_TIMEOUT_SECONDS/,
+    ],
+    ['SHUTDOWN_TIMEOUT_SECONDS', 'soon', /^Invalid SHUTDOWN_TIMEOUT_SECONDS="soon"/],
+    ['BACKUP_SCHEDULE', '3am', /^Invalid BACKUP_SCHEDULE="3am": expected "off" or a time HH:MM/],
+    ['BACKUP_SCHEDULE', '24:00', /^Invalid BACKUP_SCHEDULE="24:00": /],
+    ['BACKUP_KEEP', '0', /^Invalid BACKUP_KEEP="0": /],
   ])('names %s in a one-line error for %j', (name, value, message) => {
     let error: unknown;
     try {
@@ -47,6 +59,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ LOG_FORMAT: 'json' }, { stdoutIsTTY: true }).logFormat).toBe('json');
     expect(loadConfig({ LOG_FORMAT: 'pretty' }, { stdoutIsTTY: false }).logFormat).toBe('pretty');
     expect(() => loadConfig({ LOG_FORMAT: 'yaml' })).toThrow(/^Invalid LOG_FORMAT="yaml": /);
+  });
+
+  it('backs up daily at 03:00 keeping 14 by default; HH:MM or off', () => {
+    expect(loadConfig({})).toMatchObject({ backupSchedule: { hour: 3, minute: 0 }, backupKeep: 14 });
+    expect(loadConfig({ BACKUP_SCHEDULE: '23:45', BACKUP_KEEP: '3' })).toMatchObject({
+      backupSchedule: { hour: 23, minute: 45 },
+      backupKeep: 3,
+    });
+    expect(loadConfig({ BACKUP_SCHEDULE: 'off' }).backupSchedule).toBe('off');
   });
 
   it('parses wrap-around hours, always-open and PostgreSQL', () => {

@@ -1,3 +1,5 @@
+import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -31,6 +33,17 @@ const timeZone = z.string().refine((tz) => {
   }
 }, 'unknown IANA time zone');
 
+/** `HH:MM` (24-hour, in OPEN_TZ) or `off`. */
+const backupSchedule = z.string().transform((value, ctx): BackupSchedule => {
+  if (value === 'off') return 'off';
+  const match = /^([01]?\d|2[0-3]):([0-5]\d)$/.exec(value);
+  if (!match) {
+    ctx.addIssue({ code: 'custom', message: 'expected "off" or a time HH:MM such as 03:00' });
+    return z.NEVER;
+  }
+  return { hour: Number(match[1]), minute: Number(match[2]) };
+});
+
 const databaseUrl = z
   .string()
   .refine((v) => v === 'memory://' || /^postgres(ql)?:\/\//.test(v), 'expected memory:// or postgres://…');
@@ -61,6 +74,7 @@ const Env = z.object({
   SEGMENT_DELIVERY: z.enum(['node', 'nginx', 's3']).default('node'),
   SEGMENT_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   KEY_ROTATION_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
+  FORENSIC_MARKS: z.enum(['on', 'off']).default('off'),
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   ROLE: z.enum(['all', 'web', 'worker']).default('all'),
   SEED_DEMO: bool.optional(),
@@ -77,7 +91,32 @@ const Env = z.object({
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: bool.default(false),
   LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
+  TLS_CERT: z.string().min(1).optional(),
+  TLS_KEY: z.string().min(1).optional(),
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).default(5),
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(30),
+  METRICS_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  METRICS_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
+  BACKUP_SCHEDULE: backupSchedule.prefault('03:00'),
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(14),
+  BACKUP_TARGET: z
+    .string()
+    .refine(
+      (v) => !v.includes('://') || /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/.test(v),
+      'expected a folder or s3://bucket/prefix',
+    )
+    .optional(),
+  BACKUP_PASSPHRASE: z.string().min(12, 'must be at least 12 characters').optional(),
+  BACKUP_S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  BACKUP_S3_REGION: z.string().min(1).optional(),
+  BACKUP_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  BACKUP_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  BACKUP_S3_FORCE_PATH_STYLE: bool.optional(),
 });
+
+/** The name of every environment variable Lectern reads (the doctor lists those set, secrets masked). */
+export const SETTING_NAMES: readonly string[] = Object.keys(Env.shape);
 
 /** The bucket settings, when a bucket is configured (MEDIA_STORE=s3, or a move to or from one). */
 export interface S3Config {
@@ -90,7 +129,26 @@ export interface S3Config {
   forcePathStyle: boolean;
 }
 
+/** The PEM certificate chain and private key Lectern serves HTTPS with (read from TLS_CERT / TLS_KEY). */
+export interface TlsConfig {
+  cert: string;
+  key: string;
+}
+
+/** Where backups go and how the signing key is protected in them (src/server/backup). */
+export interface BackupConfig {
+  /** A folder (default DATA_DIR/backups) or `s3://bucket/prefix`. */
+  target: string;
+  /** Encrypts SIGNING_KEY into each backup (AES-256-GCM); unset: the key stays out and a restore asks for it. */
+  passphrase: string | undefined;
+  /** The credentials for `s3://` targets: BACKUP_S3_*, each defaulting to its S3_* setting. */
+  s3: Readonly<Omit<S3Config, 'bucket'>> | undefined;
+}
+
 export type OpenHours = 'always' | [from: number, to: number];
+
+/** When the daily backup starts, in the school's time zone (OPEN_TZ); `off`: only on demand. */
+export type BackupSchedule = 'off' | { hour: number; minute: number };
 
 export interface Config {
   port: number;
@@ -118,6 +176,8 @@ export interface Config {
   segmentBaseUrl: string | undefined;
   /** Seconds of media per AES-128 key: a revoked viewer stops within this plus the player's buffer. */
   keyRotationSeconds: number;
+  /** Forensic A/B marks (docs/FORENSIC.md): the ladder writes every segment twice, each session gets its own sequence. */
+  forensicMarks: boolean;
   /** HTTP processes sharing PORT (node:cluster); more than 1 needs PostgreSQL. */
   webConcurrency: number;
   role: 'all' | 'web' | 'worker';
@@ -131,6 +191,27 @@ export interface Config {
   s3: Readonly<S3Config> | undefined;
   /** `pretty`: readable lines and a first screen for a person at a terminal; `json`: one JSON object a line. */
   logFormat: 'pretty' | 'json';
+  /** Set by TLS_CERT and TLS_KEY: Lectern serves HTTPS itself (the session cookie is then Secure). */
+  tls: Readonly<TlsConfig> | undefined;
+  /** After SIGTERM: seconds `/readyz` answers 503 while new connections are still taken (the balancer notices). */
+  shutdownDrainSeconds: number;
+  /** After SIGTERM: seconds in-flight requests get to finish before their connections are cut (systemd's TimeoutStopSec). */
+  shutdownTimeoutSeconds: number;
+  /** Prometheus metrics (docs/OPERATIONS.md): on when either way to reach them is set. */
+  metrics: Readonly<MetricsConfig>;
+  backupSchedule: BackupSchedule;
+  /** Backups kept on the target; older ones are pruned after each successful backup. */
+  backupKeep: number;
+  backup: Readonly<BackupConfig>;
+}
+
+export interface MetricsConfig {
+  /** GET /metrics on its own listener (no token there: keep the port private). */
+  port: number | undefined;
+  host: string;
+  /** GET /metrics on the main port for `Authorization: Bearer <token>`. */
+  token: string | undefined;
+  enabled: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -155,10 +236,44 @@ export function loadConfig(
     throw new ConfigError(
       `Invalid WEB_CONCURRENCY=${e.WEB_CONCURRENCY}: more than one process needs PostgreSQL (DATABASE_URL); the embedded database belongs to one process`,
     );
+  if (e.SHUTDOWN_DRAIN_SECONDS >= e.SHUTDOWN_TIMEOUT_SECONDS)
+    throw new ConfigError(
+      `Invalid SHUTDOWN_DRAIN_SECONDS=${e.SHUTDOWN_DRAIN_SECONDS}: must be below SHUTDOWN_TIMEOUT_SECONDS (${e.SHUTDOWN_TIMEOUT_SECONDS}), which includes the drain`,
+    );
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT)
+    throw new ConfigError(`Invalid METRICS_PORT=${e.METRICS_PORT}: it must differ from PORT`);
   return Object.freeze({
     ...baseConfig(e, stdoutIsTTY),
     mediaStore: e.MEDIA_STORE,
     s3: s3Config(e, env),
+    tls: tlsConfig(e),
+    backup: backupConfig(e),
+  });
+}
+
+/** Backups go to a folder or a bucket; a bucket target needs credentials (its own, or the media bucket's). */
+function backupConfig(e: z.output<typeof Env>): Readonly<BackupConfig> {
+  const target = e.BACKUP_TARGET ?? path.join(path.resolve(e.DATA_DIR), 'backups');
+  const accessKeyId = e.BACKUP_S3_ACCESS_KEY_ID ?? e.S3_ACCESS_KEY_ID;
+  const secretAccessKey = e.BACKUP_S3_SECRET_ACCESS_KEY ?? e.S3_SECRET_ACCESS_KEY;
+  const s3 =
+    accessKeyId && secretAccessKey
+      ? Object.freeze({
+          endpoint: e.BACKUP_S3_ENDPOINT ?? e.S3_ENDPOINT,
+          region: e.BACKUP_S3_REGION ?? e.S3_REGION,
+          accessKeyId,
+          secretAccessKey,
+          forcePathStyle: e.BACKUP_S3_FORCE_PATH_STYLE ?? e.S3_FORCE_PATH_STYLE,
+        })
+      : undefined;
+  if (target.startsWith('s3://') && !s3)
+    throw new ConfigError(
+      `Missing BACKUP_S3_ACCESS_KEY_ID: BACKUP_TARGET=${target} needs credentials (BACKUP_S3_* or S3_*; see README, "Backups")`,
+    );
+  return Object.freeze({
+    target: target.startsWith('s3://') ? target : path.resolve(target),
+    passphrase: e.BACKUP_PASSPHRASE,
+    s3,
   });
 }
 
@@ -185,6 +300,37 @@ function s3Config(e: z.output<typeof Env>, env: NodeJS.ProcessEnv): Readonly<S3C
   });
 }
 
+/** Both files or neither; each must be readable PEM, and the key must belong to the certificate. */
+function tlsConfig(e: z.output<typeof Env>): Readonly<TlsConfig> | undefined {
+  if (!e.TLS_CERT && !e.TLS_KEY) return undefined;
+  if (!e.TLS_CERT) throw new ConfigError('Missing TLS_CERT: TLS_KEY is set, and HTTPS needs both files');
+  if (!e.TLS_KEY) throw new ConfigError('Missing TLS_KEY: TLS_CERT is set, and HTTPS needs both files');
+  const read = (name: 'TLS_CERT' | 'TLS_KEY', file: string) => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new ConfigError(`Invalid ${name}=${JSON.stringify(file)}: ${(error as Error).message}`);
+    }
+  };
+  const tls = { cert: read('TLS_CERT', e.TLS_CERT), key: read('TLS_KEY', e.TLS_KEY) };
+  const invalid = (name: 'TLS_CERT' | 'TLS_KEY', why: string) =>
+    new ConfigError(`Invalid ${name}=${JSON.stringify(e[name])}: ${why}`);
+  let certificate: X509Certificate;
+  let key: KeyObject;
+  try {
+    certificate = new X509Certificate(tls.cert);
+  } catch {
+    throw invalid('TLS_CERT', 'expected a PEM certificate (-----BEGIN CERTIFICATE-----)');
+  }
+  try {
+    key = createPrivateKey(tls.key);
+  } catch {
+    throw invalid('TLS_KEY', 'expected an unencrypted PEM private key (-----BEGIN PRIVATE KEY-----)');
+  }
+  if (!certificate.checkPrivateKey(key)) throw invalid('TLS_KEY', 'not the key of the TLS_CERT certificate');
+  return Object.freeze(tls);
+}
+
 function baseConfig(e: z.output<typeof Env>, stdoutIsTTY: boolean) {
   return {
     port: e.PORT,
@@ -207,11 +353,22 @@ function baseConfig(e: z.output<typeof Env>, stdoutIsTTY: boolean) {
     segmentDelivery: e.SEGMENT_DELIVERY,
     segmentBaseUrl: e.SEGMENT_BASE_URL?.replace(/\/+$/, ''),
     keyRotationSeconds: e.KEY_ROTATION_SECONDS,
+    forensicMarks: e.FORENSIC_MARKS === 'on',
     webConcurrency: e.WEB_CONCURRENCY,
     role: e.ROLE,
     seedDemo: e.SEED_DEMO ?? e.DATABASE_URL === undefined,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT ?? (stdoutIsTTY ? 'pretty' : 'json'),
+    shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS,
+    shutdownTimeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS,
+    metrics: Object.freeze({
+      port: e.METRICS_PORT,
+      host: e.METRICS_HOST,
+      token: e.METRICS_TOKEN,
+      enabled: e.METRICS_PORT !== undefined || e.METRICS_TOKEN !== undefined,
+    }),
+    backupSchedule: e.BACKUP_SCHEDULE,
+    backupKeep: e.BACKUP_KEEP,
   };
 }

@@ -4,6 +4,7 @@ import type { Config } from './config';
 import type { Db } from './db/client';
 import type { Mailer } from './mail/mailer';
 import type { MediaStores } from './media/store';
+import type { Metrics } from './metrics/metrics';
 import type { RateCounter } from './plugins/rate-counter';
 
 /** Everything a service needs from the outside world; built once in main.ts (or by a test harness). */
@@ -19,4 +20,6 @@ export interface AppContext {
   logger: FastifyBaseLogger;
   /** Where media lives: the local folder, and the S3 bucket when one is configured. */
   media: MediaStores;
+  /** Prometheus metrics of this process (recorded always; exported when METRICS_PORT or METRICS_TOKEN is set). */
+  metrics: Metrics;
 }

@@ -13,11 +13,23 @@ export interface StartFacts {
   demo?: { username: string; password: string; lectures: number; courseName: string };
 }
 
-/** `http://host:port` as a browser on this machine reaches it. */
-export function appUrl(address: AddressInfo): string {
+/** `http(s)://host:port` as a browser on this machine reaches it (https with TLS_CERT/TLS_KEY). */
+export function appUrl(address: Pick<AddressInfo, 'address' | 'port'>, tls: boolean): string {
   const wildcard = address.address === '0.0.0.0' || address.address === '::';
   const host = wildcard ? 'localhost' : address.address;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  return `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+}
+
+const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|::1|\[::1\]|::ffff:127\.\d+\.\d+\.\d+)$/i;
+
+/**
+ * The one warning a plain-HTTP server reachable from other machines logs at start. Browsers then get
+ * a session cookie without `Secure`, which anyone on the network can read. Behind a proxy
+ * (TRUST_PROXY) the cookie follows the proxy's X-Forwarded-Proto, so the proxy's TLS is trusted.
+ */
+export function plainHttpWarning(config: Pick<Config, 'host' | 'tls' | 'trustProxy'>): string | undefined {
+  if (config.tls || config.trustProxy || LOOPBACK.test(config.host)) return undefined;
+  return `HOST=${config.host} serves plain HTTP to the network: sign-in works, but session cookies cross it unencrypted. Production needs TLS: set TLS_CERT and TLS_KEY, or put a TLS proxy in front with TRUST_PROXY=true (README, "Security notes")`;
 }
 
 function hours(config: Pick<Config, 'openHours' | 'openTimeZone'>): string {
@@ -77,10 +89,6 @@ export function firstScreenLines(config: Readonly<Config>, facts: StartFacts): s
   if (config.smtpUrl) lines.push(`${more}mail      sent through ${data.mail}`);
   else lines.push(`${more}outbox    ${data.mail}  (mail as .eml files until SMTP_URL is set)`);
   lines.push(`${pad('Opening hours')}${hours(config)}`);
-  if (!/^http:\/\/(127\.|localhost|\[::1\])/.test(url))
-    lines.push(
-      `${pad('Note')}sign-in cookies are Secure: over plain HTTP only localhost works; put TLS in front`,
-    );
   lines.push('', `Ctrl+C stops ${config.productName}. Every setting: .env.example. Log lines follow.`);
   return lines;
 }
@@ -94,6 +102,12 @@ export function showFirstScreen(
   logger: FastifyBaseLogger,
   facts: StartFacts,
 ): void {
+  writeFirstScreen(config, logger, facts);
+  const warning = plainHttpWarning(config);
+  if (warning) logger.warn(warning);
+}
+
+function writeFirstScreen(config: Readonly<Config>, logger: FastifyBaseLogger, facts: StartFacts): void {
   if (config.logFormat === 'pretty') {
     const lines = firstScreenLines(config, facts);
     const width = Math.max(...lines.map((l) => l.length)) + 2;

@@ -67,7 +67,8 @@ async function waitFor<T>(probe: () => T | undefined): Promise<T> {
   }
 }
 
-describe('server process', () => {
+// Each test starts real server processes (a first start makes an embedded database): a busy machine needs more than 30 s.
+describe('server process', { timeout: 90_000 }, () => {
   const tempDir = suiteTempDirs();
 
   it('prints a generated admin password on first start only, and stops cleanly on SIGTERM', async () => {

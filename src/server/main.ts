@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import { existsSync } from 'node:fs';
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,13 +9,32 @@ import { ensureFirstAdmin } from './accounts/first-admin';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { DatabaseInUseError } from './db/embedded-lock';
+import { SchemaTooNewError } from './db/migration-state';
+import { createReadiness } from './health/registry';
+import { onShutdown } from './health/shutdown';
 import { seedDemo, type DemoAccounts } from './demo-seed';
 import { users } from './db/schema';
 import { appUrl, showFirstScreen, type StartFacts } from './first-screen';
-import { jobHandlers, jobTypeLimits, recurringJobs } from './jobs/registry';
+import { jobHandlers, jobTypeLimits, recurringJobs, scheduledChecks } from './jobs/registry';
 import { JobRunner } from './jobs/runner';
 import { addDemoLectures } from './media/demo-lectures';
+import { answerMetricsRequests, clusterMetrics } from './metrics/cluster';
+import { startMetricsListener, type MetricsListener } from './metrics/listener';
 import { openRuntime } from './runtime';
+
+/**
+ * Stops listening and resolves once the requests in flight have finished. Kept-alive connections
+ * still idle a second after the listener closed (every answer since SIGTERM closed its own) are
+ * closed then, and every second after.
+ */
+async function closeHttp(app: FastifyInstance): Promise<void> {
+  const sweep = setInterval(() => app.server.closeIdleConnections(), 1000);
+  try {
+    await app.close();
+  } finally {
+    clearInterval(sweep);
+  }
+}
 
 /** dist/server/main.js serves dist/web; run from source (src/web holds no build), it serves dist/web if built. */
 function webRoot(): string {
@@ -37,14 +56,31 @@ async function primary(config: ReturnType<typeof loadConfig>): Promise<void> {
   if (runner) {
     await runner.start();
     for (const [type, everyMs] of recurringJobs) runner.every(type, everyMs);
+    for (const check of scheduledChecks(ctx)) runner.repeat(check);
   }
-  const shutdown = onShutdown(ctx.logger, async () => {
-    const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
-    await Promise.all(
-      workers.map((w) => new Promise((resolve) => (w.once('exit', resolve), w.process.kill('SIGTERM')))),
-    );
-    await runner?.stop();
-    await runtime.close();
+  // METRICS_PORT belongs to this process: it gathers every HTTP process's metrics with its own.
+  const metricsListener = config.metrics.port
+    ? await startMetricsListener({ port: config.metrics.port, host: config.metrics.host }, () =>
+        clusterMetrics(ctx.metrics.registry),
+      )
+    : undefined;
+  // Each HTTP process drains itself on SIGTERM (its readiness 503, then its in-flight requests).
+  const shutdown = onShutdown({
+    logger: ctx.logger,
+    drainSeconds: 0,
+    // A little after the HTTP processes' own deadline, so theirs is the one that cuts.
+    timeoutSeconds: config.shutdownTimeoutSeconds + 2,
+    stopJobs: async () => {
+      const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
+      await Promise.all([
+        runner?.stop(),
+        ...workers.map((w) => new Promise((resolve) => (w.once('exit', resolve), w.process.kill('SIGTERM')))),
+      ]);
+    },
+    closeRest: async () => {
+      await metricsListener?.close();
+      await runtime.close();
+    },
   });
   const fork = () => cluster.fork({ ROLE: 'web' });
   cluster.on('exit', (worker, code) => {
@@ -60,7 +96,7 @@ async function primary(config: ReturnType<typeof loadConfig>): Promise<void> {
   );
   showFirstScreen(config, ctx.logger, {
     createdAdmin: admin ?? undefined,
-    url: `http://${config.host}:${config.port}`,
+    url: appUrl({ address: config.host, port: config.port }, config.tls !== undefined),
   });
 }
 
@@ -96,46 +132,59 @@ async function main(): Promise<void> {
     config.role === 'web' ? undefined : new JobRunner(ctx, jobHandlers(ctx), { typeLimits: jobTypeLimits });
   // A separate worker (ROLE=web here) finds queued packaging at its next poll instead.
   const wakeJobs = () => runner?.wake();
-  const app = config.role === 'worker' ? undefined : await buildApp(ctx, { webRoot: webRoot(), wakeJobs });
+  const readiness = createReadiness(ctx);
+  const app =
+    config.role === 'worker'
+      ? undefined
+      : await buildApp(ctx, { webRoot: webRoot(), wakeJobs, readiness, gracefulClose: true });
   if (runner) {
     await runner.start();
     for (const [type, everyMs] of recurringJobs) runner.every(type, everyMs);
+    for (const check of scheduledChecks(ctx)) runner.repeat(check);
   }
+  let metricsListener: MetricsListener | undefined;
+  if (cluster.isWorker) answerMetricsRequests(ctx.metrics.registry);
+  else if (config.metrics.port)
+    metricsListener = await startMetricsListener(
+      { port: config.metrics.port, host: config.metrics.host },
+      async () => ({
+        contentType: ctx.metrics.registry.contentType,
+        body: await ctx.metrics.registry.metrics(),
+      }),
+    );
   if (app) {
     await app.listen({ port: config.port, host: config.host });
     // Forked by a WEB_CONCURRENCY primary, which shows it once.
     if (cluster.isPrimary)
-      showFirstScreen(config, ctx.logger, { ...facts, url: appUrl(app.server.address() as AddressInfo) });
+      showFirstScreen(config, ctx.logger, {
+        ...facts,
+        url: appUrl(app.server.address() as AddressInfo, config.tls !== undefined),
+      });
   } else {
     ctx.logger.info('media worker started');
   }
 
-  onShutdown(ctx.logger, async () => {
-    await app?.close();
-    await runner?.stop();
-    await runtime.close();
+  onShutdown({
+    logger: ctx.logger,
+    drainSeconds: config.shutdownDrainSeconds,
+    timeoutSeconds: config.shutdownTimeoutSeconds,
+    readiness: app && readiness,
+    stopJobs: runner && (() => runner.stop()),
+    closeHttp: app && (() => closeHttp(app)),
+    cutHttp: app && (() => app.server.closeAllConnections()),
+    closeRest: async () => {
+      await metricsListener?.close();
+      await runtime.close();
+    },
   });
 }
 
-/** On SIGTERM or SIGINT: `close` once, then exit 0 (1 when it takes over 15 s). */
-function onShutdown(logger: FastifyBaseLogger, close: () => Promise<void>): { stopping: () => boolean } {
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 15_000).unref();
-    await close();
-    clearTimeout(force);
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
-  return { stopping: () => stopping };
-}
-
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DatabaseInUseError) {
+  if (
+    error instanceof ConfigError ||
+    error instanceof DatabaseInUseError ||
+    error instanceof SchemaTooNewError
+  ) {
     console.error(error.message);
     process.exit(2);
   }

@@ -9,6 +9,8 @@ import type { AppContext } from './context';
 import { openDatabase } from './db/client';
 import { createMailer, type Mailer } from './mail/mailer';
 import { checkMediaStores, createMediaStores } from './media/store';
+import { createMetrics } from './metrics/metrics';
+import { runtimeSources } from './metrics/sources';
 import { createRateCounter } from './plugins/rate-counter';
 import { loadSigningKey } from './signing-key';
 
@@ -59,6 +61,9 @@ export async function openRuntime(
       logger,
     });
   const rateCounter = createRateCounter(config.redisUrl, clock);
+  // Node's own figures (event loop lag, heap, GC) only when someone can read them.
+  const metrics = createMetrics({ defaultMetrics: config.metrics.enabled });
+  metrics.setSources(runtimeSources(database, clock, config.dataDir));
   const ctx: AppContext = {
     config,
     db: database.db,
@@ -69,6 +74,7 @@ export async function openRuntime(
     signingKey: loadSigningKey(config.signingKey, config.dataDir),
     logger,
     media,
+    metrics,
   };
   return {
     ctx,

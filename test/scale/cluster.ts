@@ -46,6 +46,8 @@ export interface Balancer {
   url: string;
   /** Upstream address of every request so far ($upstream_addr, one line each). */
   upstreams(): Promise<string[]>;
+  /** nginx's error log so far (why a request got a 502). */
+  errors(): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -65,7 +67,11 @@ export async function startBalancer(nodes: string[]): Promise<Balancer> {
             proxy_set_header Host $http_host;
             proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
             proxy_set_header X-Forwarded-Proto $scheme;
-            proxy_request_buffering off;`;
+            proxy_request_buffering off;
+            # A node that is restarting refuses connections (or answers 503 while closing): nginx
+            # tries the other. GET/HEAD are retried even when sent; a POST only when it never reached
+            # the node (connection refused), never twice (an upload chunk resumes by its offset instead).
+            proxy_next_upstream error timeout http_502 http_503 http_504;`;
   const config = `
 ${process.getuid?.() === 0 ? 'user root;' : ''}
 worker_processes 1;
@@ -84,6 +90,9 @@ http {
     upstream lectern {
 ${servers}
         keepalive 32;
+        # Idle upstream connections are closed by nginx well within a node's SHUTDOWN_DRAIN_SECONDS, so
+        # none is left for the node to close under a request when its listener closes.
+        keepalive_timeout 1s;
     }
     server {
         listen 127.0.0.1:${port};
@@ -121,6 +130,7 @@ ${servers}
       const log = await readFile(path.join(dir, 'access.log'), 'utf8').catch(() => '');
       return log.split('\n').filter(Boolean);
     },
+    errors: () => readFile(path.join(dir, 'error.log'), 'utf8').catch(() => ''),
     async stop() {
       if (child.exitCode === null) {
         child.kill('SIGQUIT');

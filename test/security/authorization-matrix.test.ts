@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callAs, leakIn, othersData, type MatrixState, type Row } from './matrix-kit';
-import { adminApiRows, adminVideoRows, signOutRows, studentApiRows } from './matrix-rows-api';
+import { adminApiRows, adminVideoRows, probeRows, signOutRows, studentApiRows } from './matrix-rows-api';
 import { deleteRows, playbackRows, uploadRows } from './matrix-rows-stream';
 import { routes } from '../../src/contract/routes';
 import { defaultCases, keeps, type Promised } from './matrix-defaults';
@@ -18,6 +18,7 @@ const MATRIX: Row[] = [
   ...adminVideoRows,
   ...playbackRows,
   ...deleteRows,
+  ...probeRows,
   ...signOutRows,
 ];
 

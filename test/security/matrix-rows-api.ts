@@ -452,3 +452,39 @@ export const signOutRows: Row[] = [
     cases: [{ request: () => post('/api/admin/logout'), expect: everyone(200) }],
   },
 ];
+
+/** Load balancer probes: the same answer for everyone, nothing of anyone in it, no secret. */
+export const probeRows: Row[] = [
+  {
+    route: 'GET /healthz',
+    public: 'liveness probe: says only that the process serves',
+    cases: [
+      {
+        request: () => get('/healthz'),
+        expect: everyone(200),
+        check: (reply) => expect(reply.json).toEqual({ status: 'ok' }),
+      },
+    ],
+  },
+  {
+    route: 'GET /readyz',
+    public: 'readiness probe for the load balancer',
+    cases: [
+      {
+        request: () => get('/readyz'),
+        expect: everyone(200),
+        check: (reply, _role, world) => {
+          expect(reply.json.status).toBe('ready');
+          expect(Object.keys(reply.json.checks).sort()).toEqual(
+            ['backup', 'database', 'disk', 'ffmpeg', 'migrations', 'store'].sort(),
+          );
+          for (const check of Object.values(reply.json.checks) as { ok: boolean; ms: number }[])
+            expect(check).toMatchObject({ ok: true, ms: expect.any(Number) });
+          // Where the data lives and the signing key are nobody's business.
+          expect(reply.text).not.toContain(world.media.server.dataDir);
+          expect(reply.text).not.toContain(world.media.server.ctx.signingKey.toString('hex'));
+        },
+      },
+    ],
+  },
+];

@@ -8,7 +8,11 @@ export interface TestResponse<T = any> {
 export class TestClient {
   readonly cookies = new Map<string, string>();
 
-  constructor(readonly baseUrl: string) {}
+  /** `send`: another fetch, e.g. one trusting a test certificate (test/support/tls.ts). */
+  constructor(
+    readonly baseUrl: string,
+    private readonly send: typeof fetch = fetch,
+  ) {}
 
   get token(): string | undefined {
     return this.cookies.get('token');
@@ -26,7 +30,7 @@ export class TestClient {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(options.json);
     }
-    const res = await fetch(new URL(path, this.baseUrl), { method, headers, body, redirect: 'manual' });
+    const res = await this.send(new URL(path, this.baseUrl), { method, headers, body, redirect: 'manual' });
     for (const line of res.headers.getSetCookie()) this.storeCookie(line);
     const text = await res.text();
     let parsed: unknown = text;

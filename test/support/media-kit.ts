@@ -6,13 +6,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { courses, enrollments, videoAccess, videos } from '../../src/server/db/schema';
 import { jobHandlers, jobTypeLimits } from '../../src/server/jobs/registry';
 import { JobRunner } from '../../src/server/jobs/runner';
 import type { TestClient } from './http-client';
 import { readText, type MediaStore } from '../../src/server/media/store';
 import { createTestBucket, type StoreName, type TestBucket } from './stores';
-import { TestServer, type TestServerOptions } from './test-server';
+import { later, TestServer, type TestServerOptions } from './test-server';
 
 const run = promisify(execFile);
 const DAY = 86_400_000;
@@ -153,6 +154,13 @@ export class MediaTestServer {
     }
   }
 
+  /** Uploads a generated clip as `admin` and waits until it is packaged (`ready`); the upload's answer. */
+  async uploadReady(admin: TestClient, clip: ClipOptions, fileName: string) {
+    const uploaded = await uploadVideo(admin, await makeClip(clip), fileName);
+    expect((await this.settled(uploaded.videoId)).status).toBe('ready');
+    return uploaded;
+  }
+
   /** A course the student is enrolled in (active unless told otherwise) holding `videoId`, granted to them. */
   async giveAccess(
     studentId: string,
@@ -202,6 +210,21 @@ export class MediaTestServer {
   mediaFiles(): Promise<string[]> {
     return this.objects();
   }
+}
+
+/**
+ * A MediaTestServer for the enclosing describe block (started before its tests, closed after them)
+ * and a client signed in as a new admin of it.
+ */
+export function suiteMedia(options: Parameters<typeof MediaTestServer.start>[0]) {
+  const media = later<MediaTestServer>('The suite media server');
+  const admin = later<TestClient>('The suite media admin');
+  beforeAll(async () => {
+    media.set(await MediaTestServer.start(options));
+    admin.set((await media.server.adminClient()).client);
+  });
+  afterAll(() => media.close());
+  return { media, admin };
 }
 
 export async function listFiles(dir: string): Promise<string[]> {

@@ -55,9 +55,10 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts src/server/main.ts as a real process on a free port and waits until it answers. */
+/** Starts src/server/main.ts as a real process on a free port (or env.PORT) and waits until it answers. */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
+  // A given PORT: a node restarted where its balancer expects it.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawnTs('src/server/main.ts', [], { PORT: String(port), HOST: '127.0.0.1', ...env });
   let output = '';
   child.stdout?.on('data', (d) => (output += d));

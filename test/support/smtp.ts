@@ -71,7 +71,7 @@ export class TestSmtpServer {
   }
 }
 
-function parseMail(raw: string): ReceivedMail {
+export function parseMail(raw: string): ReceivedMail {
   const [head = '', ...body] = raw.split(/\r?\n\r?\n/);
   const header = (name: string) =>
     head

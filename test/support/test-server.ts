@@ -15,6 +15,7 @@ import { openRuntime, type Runtime } from '../../src/server/runtime';
 import { createTestDatabase, type TestDatabase } from './databases';
 import { TestClient } from './http-client';
 import { TestSmtpServer } from './smtp';
+import { fetchTrusting } from './tls';
 
 /** 13:30 in Asia/Kolkata: inside the default opening hours. */
 export const OPEN_TIME = '2026-03-02T08:00:00.000Z';
@@ -66,11 +67,14 @@ export class TestServer {
   }
 
   get url(): string {
-    return `http://127.0.0.1:${(this.app.server.address() as AddressInfo).port}`;
+    const scheme = this.ctx.config.tls ? 'https' : 'http';
+    return `${scheme}://127.0.0.1:${(this.app.server.address() as AddressInfo).port}`;
   }
 
   client(): TestClient {
-    return new TestClient(this.url);
+    const tls = this.ctx.config.tls;
+    // The test certificate is self-signed: it is its own authority.
+    return new TestClient(this.url, tls ? fetchTrusting(tls.cert) : fetch);
   }
 
   private counter = 0;

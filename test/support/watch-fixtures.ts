@@ -47,7 +47,12 @@ export async function watchedCourse(
       expires,
       list.map((v) => v.id),
     );
-  return { courseId: course!.id, code: course!.courseCode, videoIds: list.map((v) => v.id) };
+  return {
+    courseId: course!.id,
+    code: course!.courseCode,
+    name: course!.name,
+    videoIds: list.map((v) => v.id),
+  };
 }
 
 /** Enrols `student` in a course until `expires` and grants them `videoIds`. */

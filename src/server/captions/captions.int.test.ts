@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { captionMessages } from '../../contract/captions';
 import { MAX_CAPTION_BYTES } from '../../contract/webvtt';
-import { courses, enrollments, videoAccess, videos } from '../db/schema';
+import { enrollments, videoAccess } from '../db/schema';
 import { testEngines } from '../../../test/support/databases';
 import type { TestClient } from '../../../test/support/http-client';
 import { suiteAdmin, suiteServer } from '../../../test/support/test-server';
+import { watchedCourse } from '../../../test/support/watch-fixtures';
 
 const SRT = '1\n00:00:01,000 --> 00:00:03,000\nHello class\n\n2\n00:00:04,000 --> 00:00:06,500\nSecond cue\n';
 
@@ -19,29 +20,10 @@ describe.each(testEngines())('captions (%s)', (engine) => {
   const server = suiteServer({ engine });
   const admin = suiteAdmin(server);
 
+  /** A ready video in a new course nobody is enrolled in. */
   async function video(durationSeconds = 60) {
-    const [course] = await server.ctx.db
-      .insert(courses)
-      .values({
-        batch: 1,
-        courseCode: `C${Math.random().toString(36).slice(2, 8)}`,
-        name: 'Captions',
-        description: 'd',
-        startDate: '2026-01-01',
-        endDate: '2026-12-31',
-      })
-      .returning();
-    const [row] = await server.ctx.db
-      .insert(videos)
-      .values({
-        title: 'Lecture',
-        courseId: course!.id,
-        status: 'ready',
-        durationSeconds,
-        sourceName: 'a.mp4',
-      })
-      .returning();
-    return { videoId: row!.id, courseId: course!.id };
+    const { videoIds, courseId } = await watchedCourse(server, [], [durationSeconds]);
+    return { videoId: videoIds[0]!, courseId };
   }
 
   it('stores an .srt as WebVTT, lists, replaces and deletes it', async () => {

@@ -1,10 +1,9 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -13,6 +12,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { acquireEmbeddedLock } from './embedded-lock';
+import { migrationsFolder, refuseNewerSchema } from './migration-state';
 import * as schema from './schema';
 
 /** Raw statements (`execute`) answer `{ rows }` on both engines: PGlite's Results and pg's QueryResult alike. */
@@ -33,7 +33,11 @@ export type Db = PgDatabase<RowsResultHKT, typeof schema>;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** Runs `work` while no other node migrates (PostgreSQL's advisory lock; PGlite has one process). */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** PostgreSQL's connection pool right now (for metrics); PGlite has no pool. */
+  poolStats?(): { total: number; idle: number; waiting: number };
 }
 
 export interface DatabaseOptions {
@@ -41,12 +45,16 @@ export interface DatabaseOptions {
   url: string | undefined;
   dataDir: string;
   poolSize?: number;
+  /** false: open as it is, without migrating (the doctor looks, it does not change). Default true. */
+  migrate?: boolean;
 }
 
-/** Migrations sit beside this module in the source tree and beside the bundle in dist/server. */
-function migrationsFolder(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  return path.join(here, 'migrations');
+/** The migrations this code knows, oldest first (`when` is what `drizzle.__drizzle_migrations.created_at` records). */
+export function migrationJournal(): { tag: string; when: number }[] {
+  const file = path.join(migrationsFolder(), 'meta', '_journal.json');
+  return (JSON.parse(readFileSync(file, 'utf8')) as { entries: { tag: string; when: number }[] }).entries.map(
+    ({ tag, when }) => ({ tag, when }),
+  );
 }
 
 /**
@@ -57,9 +65,14 @@ function asDb(db: PgDatabase<PgQueryResultHKT, typeof schema>): Db {
   return db as unknown as Db;
 }
 
-/** Opens the configured database and brings its schema up to date. Same migrations on every engine. */
+/**
+ * Opens the configured database and brings its schema up to date. Same migrations on every engine.
+ * Refuses (SchemaTooNewError) a database a newer version of Lectern has migrated: during a rolling
+ * upgrade, an old node must not come back up on the new schema.
+ */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.url?.startsWith('postgres')) return openPostgres(options.url, options.poolSize ?? 10);
+  if (options.url?.startsWith('postgres'))
+    return openPostgres(options.url, options.poolSize ?? 10, options.migrate ?? true);
   return openPglite(options);
 }
 
@@ -88,7 +101,7 @@ async function createPgliteDataDir(dir: string): Promise<void> {
   }
 }
 
-async function openPglite({ url, dataDir }: DatabaseOptions): Promise<Database> {
+async function openPglite({ url, dataDir, migrate = true }: DatabaseOptions): Promise<Database> {
   let release = async () => {};
   let client: PGlite;
   if (url === 'memory://') {
@@ -108,10 +121,20 @@ async function openPglite({ url, dataDir }: DatabaseOptions): Promise<Database> 
     }
   }
   const db = drizzlePglite(client, { schema });
-  await migratePglite(db, { migrationsFolder: migrationsFolder() });
+  if (migrate) {
+    try {
+      await refuseNewerSchema(db);
+      await migratePglite(db, { migrationsFolder: migrationsFolder() });
+    } catch (error) {
+      await client.close();
+      await release();
+      throw error;
+    }
+  }
   return {
     db: asDb(db),
     kind: 'pglite',
+    exclusive: (work) => work(),
     async close() {
       await client.close();
       await release();
@@ -119,7 +142,7 @@ async function openPglite({ url, dataDir }: DatabaseOptions): Promise<Database> 
   };
 }
 
-async function openPostgres(url: string, max: number): Promise<Database> {
+async function openPostgres(url: string, max: number, migrate: boolean): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000 });
   // An idle client losing its server (restart, failover) must not crash the process; the next query reconnects.
   pool.on('error', () => {});
@@ -127,14 +150,34 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   // pool only listens to while it is idle. The statement in flight still fails, and the pool drops the client.
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = drizzlePg(pool, { schema });
-  // Several nodes may start together: one migrates while the others wait on the advisory lock.
+  if (migrate) {
+    try {
+      await withMigrationLock(pool, async () => {
+        await refuseNewerSchema(db);
+        await migratePg(db, { migrationsFolder: migrationsFolder() });
+      });
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+  }
+  return {
+    db: asDb(db),
+    kind: 'postgres',
+    exclusive: (work) => withMigrationLock(pool, work),
+    close: () => pool.end(),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+  };
+}
+
+/** Several nodes may start together: one migrates while the others wait on this advisory lock. */
+export async function withMigrationLock<T>(pool: pg.Pool, work: () => Promise<T>): Promise<T> {
   const lockClient = await pool.connect();
   try {
     await lockClient.query('select pg_advisory_lock(7242010)');
-    await migratePg(db, { migrationsFolder: migrationsFolder() });
+    return await work();
   } finally {
     await lockClient.query('select pg_advisory_unlock(7242010)').catch(() => {});
     lockClient.release();
   }
-  return { db: asDb(db), kind: 'postgres', close: () => pool.end() };
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   customType,
@@ -37,6 +38,9 @@ const id = () => uuid('id').primaryKey().defaultRandom();
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const createdAt = () => at('created_at').notNull().defaultNow();
 const updatedAt = () => at('updated_at').notNull().defaultNow();
+/** A required reference to a user, course or video: the row goes when the row it names goes. */
+const ownedBy = (name: string, target: () => AnyPgColumn) =>
+  uuid(name).notNull().references(target, { onDelete: 'cascade' });
 
 export type Role = 'admin' | 'student';
 
@@ -70,9 +74,7 @@ export const sessions = pgTable(
   {
     id: id(),
     tokenHash: text('token_hash').notNull().unique(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownedBy('user_id', () => users.id),
     scope: text('scope').$type<SessionScope>().notNull(),
     createdAt: createdAt(),
     expiresAt: at('expires_at').notNull(),
@@ -85,9 +87,7 @@ export const oneTimeCodes = pgTable(
   'one_time_codes',
   {
     id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownedBy('user_id', () => users.id),
     codeHash: text('code_hash').notNull(),
     createdAt: createdAt(),
     expiresAt: at('expires_at').notNull(),
@@ -120,12 +120,8 @@ export const enrollments = pgTable(
   'enrollments',
   {
     id: id(),
-    courseId: uuid('course_id')
-      .notNull()
-      .references(() => courses.id, { onDelete: 'cascade' }),
-    studentId: uuid('student_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    courseId: ownedBy('course_id', () => courses.id),
+    studentId: ownedBy('student_id', () => users.id),
     accessExpiration: at('access_expiration').notNull(),
     accessRevoked: boolean('access_revoked').notNull().default(false),
     accessRevokedReason: text('access_revoked_reason'),
@@ -161,6 +157,11 @@ export const videos = pgTable(
     hlsKey: text('hls_key'),
     /** Heights of the renditions whose files are complete, listed in the master playlist. */
     renditions: jsonb('renditions').$type<number[]>().notNull().default([]),
+    /**
+     * Forensic marks (docs/FORENSIC.md): the video's secret (hex) keying its mark pattern, variant
+     * names and session sequences; null while no rendition is marked.
+     */
+    forensicSecret: text('forensic_secret'),
     /** Which media store holds its files (`local` or `s3`); `media:migrate` switches it once a copy is verified. */
     store: text('store').$type<StoreKind>().notNull().default('local'),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
@@ -178,9 +179,7 @@ export const videos = pgTable(
 export const videoKeys = pgTable(
   'video_keys',
   {
-    videoId: uuid('video_id')
-      .notNull()
-      .references(() => videos.id, { onDelete: 'cascade' }),
+    videoId: ownedBy('video_id', () => videos.id),
     period: integer('period').notNull(),
     /** 16 bytes, hex. */
     key: text('key').notNull(),
@@ -192,12 +191,8 @@ export const videoKeys = pgTable(
 export const videoAccess = pgTable(
   'video_access',
   {
-    videoId: uuid('video_id')
-      .notNull()
-      .references(() => videos.id, { onDelete: 'cascade' }),
-    studentId: uuid('student_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    videoId: ownedBy('video_id', () => videos.id),
+    studentId: ownedBy('student_id', () => users.id),
     grantedAt: createdAt(),
     grantedBy: uuid('granted_by').references(() => users.id, { onDelete: 'set null' }),
   },
@@ -211,9 +206,7 @@ export const videoAccess = pgTable(
 export const videoCaptions = pgTable(
   'video_captions',
   {
-    videoId: uuid('video_id')
-      .notNull()
-      .references(() => videos.id, { onDelete: 'cascade' }),
+    videoId: ownedBy('video_id', () => videos.id),
     /** BCP 47 tag as the admin typed it, e.g. `en`, `pt-BR`. */
     language: text('language').notNull(),
     label: text('label').notNull(),
@@ -234,9 +227,7 @@ export const playbackSessions = pgTable(
   {
     /** 8 Crockford base32 characters. */
     code: text('code').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownedBy('user_id', () => users.id),
     videoId: uuid('video_id').references(() => videos.id, { onDelete: 'set null' }),
     courseId: uuid('course_id').references(() => courses.id, { onDelete: 'set null' }),
     startedAt: at('started_at').notNull().defaultNow(),
@@ -247,6 +238,33 @@ export const playbackSessions = pgTable(
     index('playback_sessions_user_idx').on(t.userId, t.startedAt),
     index('playback_sessions_started_idx').on(t.startedAt),
   ],
+);
+
+/**
+ * How playback went, as players report it with their progress saves (issue 19): a row per report
+ * (a playback's first frame, a batch of stalls, an error, at least one every 5 min of playing), for
+ * the admin's 24 h panel. Kept a week (playback.purge-sessions).
+ */
+export const playbackReports = pgTable(
+  'playback_reports',
+  {
+    id: id(),
+    at: at('at').notNull().defaultNow(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    videoId: uuid('video_id').references(() => videos.id, { onDelete: 'set null' }),
+    /** chrome, edge, firefox, safari or other (from the User-Agent). */
+    browser: text('browser').notNull(),
+    /** Set on the report of a playback's first frame. */
+    startupMs: integer('startup_ms'),
+    stalls: integer('stalls').notNull().default(0),
+    stallMs: integer('stall_ms').notNull().default(0),
+    playedMs: integer('played_ms').notNull().default(0),
+    /** A fatal error's short code. */
+    error: text('error'),
+  },
+  (t) => [index('playback_reports_at_idx').on(t.at)],
 );
 
 /** bytea as a Node Buffer (both drivers hand back a Uint8Array). */
@@ -261,12 +279,8 @@ const bytes = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataTyp
 export const videoProgress = pgTable(
   'video_progress',
   {
-    studentId: uuid('student_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    videoId: uuid('video_id')
-      .notNull()
-      .references(() => videos.id, { onDelete: 'cascade' }),
+    studentId: ownedBy('student_id', () => users.id),
+    videoId: ownedBy('video_id', () => videos.id),
     positionSeconds: real('position_seconds').notNull().default(0),
     watchedSeconds: real('watched_seconds').notNull().default(0),
     claimedSeconds: real('claimed_seconds').notNull().default(0),
@@ -283,9 +297,7 @@ export const videoProgress = pgTable(
 export const videoWatchBuckets = pgTable(
   'video_watch_buckets',
   {
-    videoId: uuid('video_id')
-      .notNull()
-      .references(() => videos.id, { onDelete: 'cascade' }),
+    videoId: ownedBy('video_id', () => videos.id),
     bucket: integer('bucket').notNull(),
     viewers: integer('viewers').notNull().default(0),
     playedMs: bigint('played_ms', { mode: 'number' }).notNull().default(0),
@@ -297,13 +309,9 @@ export const videoWatchBuckets = pgTable(
 export const watchDays = pgTable(
   'watch_days',
   {
-    studentId: uuid('student_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    studentId: ownedBy('student_id', () => users.id),
     day: date('day', { mode: 'string' }).notNull(),
-    videoId: uuid('video_id')
-      .notNull()
-      .references(() => videos.id, { onDelete: 'cascade' }),
+    videoId: ownedBy('video_id', () => videos.id),
     seconds: doublePrecision('seconds').notNull().default(0),
   },
   (t) => [
@@ -320,12 +328,8 @@ export const watchDays = pgTable(
 export const courseWatchStats = pgTable(
   'course_watch_stats',
   {
-    courseId: uuid('course_id')
-      .notNull()
-      .references(() => courses.id, { onDelete: 'cascade' }),
-    studentId: uuid('student_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    courseId: ownedBy('course_id', () => courses.id),
+    studentId: ownedBy('student_id', () => users.id),
     videosStarted: integer('videos_started').notNull().default(0),
     videosCompleted: integer('videos_completed').notNull().default(0),
     watchedSeconds: doublePrecision('watched_seconds').notNull().default(0),
@@ -343,9 +347,7 @@ export const uploads = pgTable(
   'uploads',
   {
     id: id(),
-    ownerId: uuid('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: ownedBy('owner_id', () => users.id),
     label: text('label').notNull(),
     storageName: text('storage_name').notNull().unique(),
     /** Bytes the store acknowledged (S3: parts plus pieces); never more than what a resume may trust. */
@@ -419,3 +421,60 @@ export const changeStamps = pgTable('change_stamps', {
   topic: text('topic').primaryKey(),
   stamp: bigint('stamp', { mode: 'number' }).notNull().default(0),
 });
+
+export type BackupTrigger = 'schedule' | 'manual' | 'cli';
+export type BackupRunStatus = 'queued' | 'running' | 'complete' | 'failed';
+
+/**
+ * One backup as the school asked for it (the daily schedule, an admin's "Back up now", the CLI) and
+ * how it went: its job's progress, figures and failure. The backup itself (manifest, dump, objects)
+ * lives on BACKUP_TARGET; `backupId` names it there. At most one run is queued or running at a time
+ * across every node (`backup_runs_one_active`), and the schedule adds one run per school day
+ * (`scheduled_for` unique).
+ */
+export const backupRuns = pgTable(
+  'backup_runs',
+  {
+    id: id(),
+    trigger: text('trigger').$type<BackupTrigger>().notNull(),
+    status: text('status').$type<BackupRunStatus>().notNull().default('queued'),
+    /** The school day (OPEN_TZ) a scheduled run is for; null for other triggers. */
+    scheduledFor: date('scheduled_for', { mode: 'string' }),
+    requestedBy: uuid('requested_by').references(() => users.id, { onDelete: 'set null' }),
+    jobId: uuid('job_id'),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(1),
+    /** A failed attempt waits until then before the next one. */
+    nextAttemptAt: at('next_attempt_at'),
+    createdAt: createdAt(),
+    startedAt: at('started_at'),
+    finishedAt: at('finished_at'),
+    /** The backup's id on the target, once written. */
+    backupId: text('backup_id'),
+    /** The backup's whole size (dump plus every object it references). */
+    bytes: bigint('bytes', { mode: 'number' }),
+    /** What this run wrote to the target (objects already there from earlier backups are not copied again). */
+    bytesWritten: bigint('bytes_written', { mode: 'number' }),
+    objectsCopied: integer('objects_copied'),
+    objectsTotal: integer('objects_total'),
+    durationMs: integer('duration_ms'),
+    /** The last attempt's failure, in one line. */
+    error: text('error'),
+    phase: text('phase'),
+    progressDone: bigint('progress_done', { mode: 'number' }),
+    progressTotal: bigint('progress_total', { mode: 'number' }),
+    progressBytes: bigint('progress_bytes', { mode: 'number' }),
+    progressAt: at('progress_at'),
+    /** Backups removed by the retention that followed this run (BACKUP_KEEP). */
+    pruned: integer('pruned'),
+    /** When the admins were mailed about this run's final failure (once). */
+    adminsMailedAt: at('admins_mailed_at'),
+  },
+  (t) => [
+    uniqueIndex('backup_runs_one_active')
+      .on(sql`(true)`)
+      .where(sql`status in ('queued', 'running')`),
+    uniqueIndex('backup_runs_scheduled_for_key').on(t.scheduledFor),
+    index('backup_runs_created_idx').on(t.createdAt),
+  ],
+);

@@ -88,6 +88,18 @@ describe.each(testEngines())('database job queue (%s)', (engine) => {
     expect(await statusOf(id)).toMatchObject({ status: 'failed', attempts: 1, lastError: 'not a video' });
   });
 
+  it('claims exactly one job when several are due, oldest first', async () => {
+    const ids = [];
+    for (let i = 0; i < 4; i++) {
+      ids.push(await enqueueJob(database, 'accounts.purge-expired', {}, { runAt: clock.now() }));
+      clock.advance(1);
+    }
+    const claimed = await claimJob(database, 'worker', clock.now(), 60_000);
+    expect(claimed?.id).toBe(ids[0]);
+    const running = await database.select({ id: jobs.id }).from(jobs).where(eq(jobs.status, 'running'));
+    expect(running.map((r) => r.id)).toEqual([ids[0]]);
+  });
+
   it('lets another worker take over a job whose worker died (stale lock)', async () => {
     const id = await enqueueJob(database, 'accounts.purge-expired', {});
     const first = await claimJob(database, 'dead-worker', clock.now(), 60_000);

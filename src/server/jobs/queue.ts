@@ -45,18 +45,14 @@ export async function claimJob(
   excludeTypes: readonly string[] = [],
 ): Promise<Job | undefined> {
   const staleBefore = new Date(now.getTime() - staleMs);
+  const claimable = or(
+    and(eq(jobs.status, 'queued'), sql`${jobs.runAt} <= ${now}`),
+    and(eq(jobs.status, 'running'), lt(jobs.lockedAt, staleBefore)),
+  );
   const next = db
     .select({ id: jobs.id })
     .from(jobs)
-    .where(
-      and(
-        or(
-          and(eq(jobs.status, 'queued'), sql`${jobs.runAt} <= ${now}`),
-          and(eq(jobs.status, 'running'), lt(jobs.lockedAt, staleBefore)),
-        ),
-        excludeTypes.length ? notInArray(jobs.type, [...excludeTypes]) : undefined,
-      ),
-    )
+    .where(and(claimable, excludeTypes.length ? notInArray(jobs.type, [...excludeTypes]) : undefined))
     .orderBy(sql`${jobs.priority} desc`, jobs.runAt, jobs.createdAt)
     .limit(1)
     .for('update', { skipLocked: true });
@@ -69,7 +65,11 @@ export async function claimJob(
       attempts: sql`${jobs.attempts} + 1`,
       updatedAt: now,
     })
-    .where(inArray(jobs.id, next))
+    // `id = (subquery)` is a scalar subquery, run once: with `IN (subquery)` PostgreSQL may run the
+    // LIMIT 1 subquery once per row it scans and claim several jobs while launching only one.
+    // `claimable` is checked again on the row itself: a claim that waited on another's lock sees the
+    // job running (PostgreSQL re-evaluates this on the committed row) and claims nothing.
+    .where(and(sql`${jobs.id} = (${next})`, claimable))
     .returning();
   return job;
 }
@@ -95,7 +95,7 @@ export async function completeJob(db: Db, jobId: string, now: Date): Promise<voi
 const MAX_DEFERRAL_MS = 5 * 60_000;
 
 /**
- * Records a failure: retried later with backoff while attempts remain, otherwise `failed`. A
+ * Records a failure: retried later with backoff (or after `retryAfterMs`) while attempts remain, otherwise `failed`. A
  * `deferred` failure (a dependency was away) gives the attempt back and is always retried.
  */
 export async function failJob(
@@ -105,6 +105,7 @@ export async function failJob(
   now: Date,
   permanent: boolean,
   deferred = false,
+  retryAfterMs?: number,
 ): Promise<'retry' | 'failed' | 'deferred'> {
   if (deferred && !permanent) {
     const delayMs = Math.min(MAX_DEFERRAL_MS, 5_000 * 2 ** Math.min(job.deferrals, 16));
@@ -124,7 +125,7 @@ export async function failJob(
     return 'deferred';
   }
   const giveUp = permanent || job.attempts >= job.maxAttempts;
-  const backoffMs = 5_000 * 2 ** Math.max(0, job.attempts - 1);
+  const backoffMs = retryAfterMs ?? 5_000 * 2 ** Math.max(0, job.attempts - 1);
   await db
     .update(jobs)
     .set({

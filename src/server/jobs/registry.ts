@@ -1,7 +1,10 @@
 import { purgeExpiredHandler } from '../accounts/housekeeping';
+import { backupRunHandler } from '../backup/run-job';
+import { queueScheduledBackup } from '../backup/schedule';
 import type { AppContext } from '../context';
 import { mediaJobHandlers, MEDIA_TYPE_LIMITS } from '../media/jobs';
 import { purgePlaybackSessionsHandler } from '../playback/housekeeping';
+import type { ScheduledCheck } from './runner';
 import type { JobHandlers, JobType } from './types';
 
 /** The one map from job type to handler; a job type without a handler fails to compile. */
@@ -9,6 +12,7 @@ export function jobHandlers(ctx: AppContext): JobHandlers {
   return {
     'accounts.purge-expired': purgeExpiredHandler(ctx),
     'playback.purge-sessions': purgePlaybackSessionsHandler(ctx),
+    'backup.run': backupRunHandler(ctx),
     ...mediaJobHandlers(ctx),
   };
 }
@@ -20,5 +24,10 @@ export const recurringJobs = [
   ['playback.purge-sessions', 24 * 60 * 60_000],
 ] as const;
 
+/** Checks the runner repeats on every node; each queues its work at most once across them. */
+export const scheduledChecks = (ctx: AppContext): ScheduledCheck[] => [
+  { name: 'backup.schedule', everyMs: 60_000, check: () => queueScheduledBackup(ctx) },
+];
+
 /** Per-type lanes for the runner (see MEDIA_TYPE_LIMITS). */
-export const jobTypeLimits: Partial<Record<JobType, number>> = { ...MEDIA_TYPE_LIMITS };
+export const jobTypeLimits: Partial<Record<JobType, number>> = { ...MEDIA_TYPE_LIMITS, 'backup.run': 1 };

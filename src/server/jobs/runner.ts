@@ -13,7 +13,7 @@ import {
   requeueRunningJobs,
   type Job,
 } from './queue';
-import { isRetryLater, PermanentJobError, type JobHandlers, type JobType } from './types';
+import { isRetryLater, PermanentJobError, retryDelayOf, type JobHandlers, type JobType } from './types';
 
 export interface RunnerOptions {
   concurrency?: number;
@@ -26,6 +26,13 @@ export interface RunnerOptions {
    * gets fewer slots than `concurrency`, so a slot always stays free for short urgent jobs.
    */
   typeLimits?: Partial<Record<JobType, number>>;
+}
+
+/** A check the runner repeats (see `repeat`); it resolves true when it queued work. */
+export interface ScheduledCheck {
+  name: string;
+  everyMs: number;
+  check: () => Promise<boolean>;
 }
 
 /** Pulls jobs from the database queue and runs them with the typed handler map. */
@@ -75,6 +82,23 @@ export class JobRunner {
         if (!(await hasPendingJob(this.ctx.db, type))) await enqueueJob(this.ctx.db, type, payload as never);
       } catch (error) {
         this.ctx.logger.warn({ err: error, type }, 'could not schedule a recurring job');
+      }
+    };
+    void tick();
+    this.timers.push(setInterval(tick, everyMs).unref());
+  }
+
+  /**
+   * Runs `check` now and every `everyMs`: for schedules that decide themselves whether work is due
+   * (the daily backup). Every node runs its checks; the check must enqueue at most once across them.
+   */
+  repeat({ name, everyMs, check }: ScheduledCheck): void {
+    const tick = async () => {
+      if (this.stopped) return;
+      try {
+        if (await check()) this.wake();
+      } catch (error) {
+        this.ctx.logger.warn({ err: error, check: name }, 'a scheduled check failed; it runs again later');
       }
     };
     void tick();
@@ -187,6 +211,7 @@ export class JobRunner {
             this.ctx.clock.now(),
             error instanceof PermanentJobError,
             isRetryLater(error),
+            retryDelayOf(error),
           ).catch(() => 'retry');
           log.warn({ err: error, outcome }, 'job failed');
         }

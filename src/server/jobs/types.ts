@@ -37,3 +37,12 @@ export class RetryLaterError extends Error {
 
 export const isRetryLater = (error: unknown) =>
   error instanceof RetryLaterError || (error as { retryLater?: unknown } | null)?.retryLater === true;
+
+/**
+ * A handler may say when its next attempt should be (`retryAfterMs` on the error it throws), for work
+ * whose failures need minutes, not seconds, to clear (a backup target that is away).
+ */
+export const retryDelayOf = (error: unknown): number | undefined => {
+  const ms = (error as { retryAfterMs?: unknown } | null)?.retryAfterMs;
+  return typeof ms === 'number' && ms >= 0 ? ms : undefined;
+};

@@ -1,32 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mediaMessages } from '../../contract/media';
 import { jobs, videos } from '../db/schema';
 import { testEngines } from '../../../test/support/databases';
 import { mediaMatrix } from '../../../test/support/stores';
-import type { TestClient } from '../../../test/support/http-client';
-import { finalize, makeClip, MediaTestServer, uploadAll, uploadVideo } from '../../../test/support/media-kit';
+import { finalize, makeClip, suiteMedia, uploadAll } from '../../../test/support/media-kit';
 
 describe.each(mediaMatrix(testEngines()))('deleting a video’s media (%s, %s store)', (engine, store) => {
-  let media: MediaTestServer;
-  let admin: TestClient;
-  beforeAll(async () => {
-    media = await MediaTestServer.start({ engine, store });
-    admin = (await media.server.adminClient()).client;
-  });
-  afterAll(() => media?.close());
+  const { media, admin } = suiteMedia({ engine, store });
 
   const filesOf = async (videoId: string) => (await media.mediaFiles()).filter((f) => f.includes(videoId));
 
   it('removes every file of the video and leaves it unplayable; only admins may', async () => {
-    const { videoId, body } = await uploadVideo(
+    const { videoId, body } = await media.uploadReady(
       admin,
-      await makeClip({ seconds: 2, width: 640, height: 400 }),
+      { seconds: 2, width: 640, height: 400 },
       'to-delete.mp4',
     );
-    expect((await media.settled(videoId)).status).toBe('ready');
     expect((await admin.get(body.url)).status).toBe(200);
     expect((await filesOf(videoId)).length).toBeGreaterThan(3);
 

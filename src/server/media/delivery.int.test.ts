@@ -1,30 +1,11 @@
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { testEngines } from '../../../test/support/databases';
-import { decodeHls, makeClip, MediaTestServer, uploadVideo } from '../../../test/support/media-kit';
-import { startNginx } from '../../../test/support/nginx';
-import type { StoreName } from '../../../test/support/stores';
-import { testStores } from '../../../test/support/stores';
-import { nginxLinkSecret } from './delivery/segment-urls';
+import { deliveryModes, deliverySuite, firstRendition, get } from '../../../test/support/delivery';
+import { decodeHls } from '../../../test/support/media-kit';
 import { LINK_SECONDS } from './delivery/tokens';
 
-type Mode = 'node' | 'nginx' | 's3';
 const ROTATION = 6;
 
-/** Each SEGMENT_DELIVERY mode with the store it serves (s3 only where the test S3 server runs). */
-const modes: [Mode, StoreName][] = [
-  ['node', 'local'],
-  ['nginx', 'local'],
-  ...(testStores().includes('s3') ? [['s3', 's3'] as [Mode, StoreName]] : []),
-];
-
-const get = (url: string | URL, session?: string) =>
-  fetch(url, session ? { headers: { cookie: `token=${session}` } } : {});
-const uris = (playlist: string, base: string) =>
-  playlist
-    .split('\n')
-    .filter((l) => l && !l.startsWith('#'))
-    .map((l) => new URL(l, base).toString());
 const keyUris = (playlist: string, base: string) =>
   [...playlist.matchAll(/URI="([^"]+)"/g)].map((m) => new URL(m[1]!, base).toString());
 /** An MPEG-TS file has a 0x47 sync byte every 188 bytes; ciphertext does not. */
@@ -32,60 +13,20 @@ const looksLikePlainTs = (bytes: Buffer) =>
   bytes.length >= 188 * 8 && [0, 1, 2, 3, 4, 5, 6, 7].every((i) => bytes[i * 188] === 0x47);
 
 describe.each(testEngines())('SEGMENT_DELIVERY modes with rotating keys (%s)', (engine) => {
-  describe.each(modes)('SEGMENT_DELIVERY=%s (%s store)', (mode, store) => {
-    let media: MediaTestServer;
-    let nginx: Awaited<ReturnType<typeof startNginx>> | undefined;
-    /** Where the player connects: nginx in front of Lectern in nginx mode, else Lectern. */
-    let origin: string;
-    let video: { videoId: string; url: string };
-    let courseId: string;
-
-    beforeAll(async () => {
-      // Real time: nginx and S3 check link expiry against their own clocks.
-      media = await MediaTestServer.start({
-        engine,
-        store,
-        now: new Date().toISOString(),
-        env: { SEGMENT_DELIVERY: mode, KEY_ROTATION_SECONDS: String(ROTATION), OPEN_HOURS: 'always' },
-      });
-      const admin = (await media.server.adminClient()).client;
-      const uploaded = await uploadVideo(admin, await makeClip({ seconds: 14 }), 'rotating.mp4');
-      video = { videoId: uploaded.videoId, url: uploaded.body.url };
-      expect((await media.settled(video.videoId)).status).toBe('ready');
-      origin = media.server.url;
-      if (mode === 'nginx') {
-        nginx = await startNginx({
-          kind: 'delivery',
-          videosDir: path.join(media.mediaDir, 'videos'),
-          lectern: new URL(media.server.url).host,
-          secret: nginxLinkSecret(media.server.ctx.signingKey),
-        });
-        origin = nginx.url;
-      }
-    });
-    afterAll(async () => {
-      await nginx?.stop();
-      await media?.close();
+  describe.each(deliveryModes)('SEGMENT_DELIVERY=%s (%s store)', (mode, store) => {
+    const suite = deliverySuite({
+      engine,
+      store,
+      mode,
+      env: { KEY_ROTATION_SECONDS: String(ROTATION) },
+      clip: { seconds: 14 },
+      fileName: 'rotating.mp4',
     });
 
     async function viewer() {
-      const { client, student } = await media.server.studentClient();
-      courseId = await media.giveAccess(student.id, video.videoId, courseId ? { courseId } : {});
-      const session = client.token!;
-      const master = await get(`${origin}${video.url}`, session);
-      expect(master.status).toBe(200);
-      const child = uris(await master.text(), `${origin}${video.url}`)[0]!;
-      const res = await get(child, session);
-      expect(res.status).toBe(200);
-      const playlist = await res.text();
-      return {
-        student,
-        session,
-        child,
-        playlist,
-        segments: uris(playlist, child),
-        keys: keyUris(playlist, origin),
-      };
+      const { student, session } = await suite.viewer();
+      const { child, playlist, segments } = await firstRendition(suite.origin, suite.video.url, session);
+      return { student, session, child, playlist, segments, keys: keyUris(playlist, suite.origin) };
     }
 
     it('plays: ffmpeg fetches every key and segment and decodes the whole video', async () => {
@@ -98,7 +39,7 @@ describe.each(testEngines())('SEGMENT_DELIVERY modes with rotating keys (%s)', (
         expect(segments.every((s) => new URL(s).searchParams.has('X-Amz-Signature'))).toBe(true);
       if (mode === 'nginx') expect(segments.every((s) => /\?e=\d+&s=[\w-]+$/.test(s))).toBe(true);
       expect(playlist).not.toContain('key:');
-      const decoded = await decodeHls(`${origin}${video.url}`, session);
+      const decoded = await decodeHls(`${suite.origin}${suite.video.url}`, session);
       expect(decoded.frames).toBeGreaterThanOrEqual(345);
       expect(decoded.seconds).toBeCloseTo(14, 0);
     });
@@ -108,14 +49,14 @@ describe.each(testEngines())('SEGMENT_DELIVERY modes with rotating keys (%s)', (
       const res = await get(segments[0]!, session);
       expect(res.status).toBe(200);
       if (mode === 'nginx') expect(res.headers.get('server')).toMatch(/nginx/);
-      if (mode === 's3') expect(new URL(segments[0]!).host).not.toBe(new URL(media.server.url).host);
+      if (mode === 's3') expect(new URL(segments[0]!).host).not.toBe(new URL(suite.media.server.url).host);
       expect(looksLikePlainTs(Buffer.from(await res.arrayBuffer()))).toBe(false);
     });
 
     it('refuses the next key at once after a revoke', async () => {
       const { student, session, keys, segments } = await viewer();
       expect((await get(keys[0]!, session)).status).toBe(200);
-      await media.revokeCourse(student.id, courseId);
+      await suite.media.revokeCourse(student.id, suite.courseId);
       expect((await get(keys[1]!, session)).status).toBe(403);
       expect((await get(keys[0]!, session)).status).toBe(403);
       // Segments it may still fetch are useless without keys.
@@ -125,7 +66,7 @@ describe.each(testEngines())('SEGMENT_DELIVERY modes with rotating keys (%s)', (
 
     it('yields only ciphertext or a refusal for a segment link used from another session', async () => {
       const { segments } = await viewer();
-      const thief = (await media.server.studentClient()).client.token!;
+      const thief = (await suite.media.server.studentClient()).client.token!;
       for (const session of [thief, undefined]) {
         const res = await get(segments[0]!, session);
         const bytes = Buffer.from(await res.arrayBuffer());
@@ -147,14 +88,14 @@ describe.each(testEngines())('SEGMENT_DELIVERY modes with rotating keys (%s)', (
     });
 
     it('refuses an expired segment link (nginx and S3 check it by themselves)', async () => {
-      const realNow = media.server.clock.now().getTime();
+      const realNow = suite.media.server.clock.now().getTime();
       // Links made as if a playlist lifetime and a minute ago: expired a minute ago by real time.
-      media.server.clock.set(new Date(realNow - (LINK_SECONDS + 60) * 1000));
+      suite.media.server.clock.set(new Date(realNow - (LINK_SECONDS + 60) * 1000));
       let old: Awaited<ReturnType<typeof viewer>>;
       try {
         old = await viewer();
       } finally {
-        media.server.clock.set(new Date(realNow));
+        suite.media.server.clock.set(new Date(realNow));
       }
       const res = await get(old.segments[0]!, old.session);
       await res.arrayBuffer();

@@ -6,6 +6,12 @@ export interface ProbedVideo {
   width: number;
   height: number;
   pixelFormat: string;
+  /** ffprobe's H.264 profile name (`High`, `Main`, `Constrained Baseline`…), when it knows one. */
+  profile: string | undefined;
+  /** level_idc (31 = level 3.1). */
+  level: number | undefined;
+  /** Average frames per second (avg_frame_rate, else r_frame_rate). */
+  frameRate: number | undefined;
 }
 
 export interface ProbeResult {
@@ -14,6 +20,8 @@ export interface ProbeResult {
   durationSeconds: number;
   video: ProbedVideo | undefined;
   audioCodec: string | undefined;
+  /** The AAC profile (`LC`, `HE-AAC`…). */
+  audioProfile: string | undefined;
 }
 
 export interface RunOptions {
@@ -41,7 +49,18 @@ interface RawStream {
   width?: number;
   height?: number;
   pix_fmt?: string;
+  profile?: string;
+  level?: number;
+  avg_frame_rate?: string;
+  r_frame_rate?: string;
   disposition?: { attached_pic?: number };
+}
+
+/** ffprobe's `30000/1001` as a number; undefined for `0/0` and other nonsense. */
+function parseRate(rate: string | undefined): number | undefined {
+  const m = /^(\d+)\/(\d+)$/.exec(rate ?? '');
+  if (!m || Number(m[2]) === 0 || Number(m[1]) === 0) return undefined;
+  return Number(m[1]) / Number(m[2]);
 }
 
 function run(
@@ -119,9 +138,13 @@ export function createMediaTools(paths: { ffmpegPath: string; ffprobePath: strin
               width: v.width ?? 0,
               height: v.height ?? 0,
               pixelFormat: v.pix_fmt ?? '',
+              profile: v.profile,
+              level: v.level,
+              frameRate: parseRate(v.avg_frame_rate) ?? parseRate(v.r_frame_rate),
             }
           : undefined,
         audioCodec: a?.codec_name,
+        audioProfile: a?.profile,
       };
     },
     async ffmpeg(args, options = {}) {

@@ -7,7 +7,8 @@ import type { Auth } from '../plugins/auth';
 import { deleteVideoMedia } from './delete-media';
 import { KeyRateLimit } from './delivery/key-limit';
 import { PlaylistStore } from './delivery/playlists';
-import { installFastPath, segmentFastPath } from './delivery/fast-path';
+import { describeStored } from './delivery/stream-descriptions';
+import { installFastPath, segmentFastPath, type FastPathObserver } from './delivery/fast-path';
 import { deliveryRoutes, SEGMENT_CACHE } from './delivery/routes';
 import { segmentUrlsFor } from './delivery/segment-urls';
 import { playbackTokens } from './delivery/tokens';
@@ -21,6 +22,8 @@ export interface StreamRouteOptions {
   auth: Auth;
   /** Wakes this process's job runner after packaging was queued; a no-op when jobs run elsewhere. */
   wakeJobs?: () => void;
+  /** Times the segments the fast path serves (metrics on). */
+  observeFastPath?: FastPathObserver;
 }
 
 /** The streamer (base /stream): chunked upload, finalize, protected HLS playback and delete. */
@@ -30,7 +33,7 @@ export const streamRoutes: FastifyPluginAsync<StreamRouteOptions> = async (app, 
   const store = new UploadStore(ctx);
   // Embedded database: this process is its only writer, so an upload lease in it is a dead process's.
   if (ctx.dbKind === 'pglite') await store.releaseAllLeases();
-  const playlists = new PlaylistStore();
+  const playlists = new PlaylistStore(describeStored(ctx, tools));
   const videoStores = new VideoStoreCache(ctx);
   const tokens = playbackTokens(ctx.signingKey);
   installFastPath(
@@ -42,6 +45,7 @@ export const streamRoutes: FastifyPluginAsync<StreamRouteOptions> = async (app, 
       now: () => ctx.clock.now().getTime(),
       cacheControl: SEGMENT_CACHE,
     }),
+    options.observeFastPath,
   );
 
   await app.register(multipart, multipartOptions);

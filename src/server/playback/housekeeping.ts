@@ -1,10 +1,11 @@
 import type { AppContext } from '../context';
 import type { JobHandler } from '../jobs/types';
+import { purgePlaybackReports } from '../metrics/playback-health';
 import { purgePlaybackSessions } from './sessions';
 
 declare module '../jobs/types' {
   interface JobPayloads {
-    /** Deletes playback sessions older than PLAYBACK_SESSION_DAYS. */
+    /** Deletes playback sessions older than PLAYBACK_SESSION_DAYS, and playback health reports older than a week. */
     'playback.purge-sessions': Record<string, never>;
   }
 }
@@ -17,5 +18,7 @@ export function purgePlaybackSessionsHandler(ctx: AppContext): JobHandler<'playb
     const before = new Date(ctx.clock.now().getTime() - ctx.config.playbackSessionDays * DAY_MS);
     const purged = await purgePlaybackSessions(ctx.db, before);
     if (purged) log.info({ purged }, 'purged old playback sessions');
+    const reports = await purgePlaybackReports(ctx.db, ctx.clock.now());
+    if (reports) log.info({ reports }, 'purged old playback health reports');
   };
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { CODE_ALPHABET, traceMessages } from '../../contract/playback';
-import { courses, enrollments, playbackSessions, videoAccess, videos } from '../db/schema';
+import { playbackSessions } from '../db/schema';
 import { testEngines } from '../../../test/support/databases';
-import { suiteAdmin, suiteServer } from '../../../test/support/test-server';
+import { suiteAdmin, suiteServer, type TestStudent } from '../../../test/support/test-server';
+import { watchedCourse } from '../../../test/support/watch-fixtures';
 import { purgePlaybackSessionsHandler } from './housekeeping';
 
 const DAY = 86_400_000;
@@ -11,40 +12,16 @@ describe.each(testEngines())('playback sessions and leak tracing (%s)', (engine)
   const server = suiteServer({ engine });
   const admin = suiteAdmin(server);
 
-  async function grantedVideo(studentId: string) {
-    const [course] = await server.ctx.db
-      .insert(courses)
-      .values({
-        batch: 4,
-        courseCode: `T${Math.random().toString(36).slice(2, 7)}`,
-        name: 'Tracing',
-        description: 'd',
-        startDate: '2026-01-01',
-        endDate: '2026-12-31',
-      })
-      .returning();
-    const [video] = await server.ctx.db
-      .insert(videos)
-      .values({
-        title: 'Leaked lecture',
-        courseId: course!.id,
-        status: 'ready',
-        durationSeconds: 60,
-        sourceName: 'a.mp4',
-      })
-      .returning();
-    await server.ctx.db.insert(enrollments).values({
-      courseId: course!.id,
-      studentId,
-      accessExpiration: new Date(server.clock.now().getTime() + 30 * DAY),
-    });
-    await server.ctx.db.insert(videoAccess).values({ videoId: video!.id, studentId });
-    return { videoId: video!.id, courseId: course!.id };
+  /** A ready 60 s video in a new course, the student enrolled for 30 days from now and granted it. */
+  async function grantedVideo(student: TestStudent) {
+    const expires = new Date(server.clock.now().getTime() + 30 * DAY);
+    const { videoIds, courseId, name } = await watchedCourse(server, [student], [60], expires);
+    return { videoId: videoIds[0]!, courseId, courseName: name };
   }
 
   it('gives each playback its own code and traces it to the student, the video and the device', async () => {
     const { client, student } = await server.studentClient();
-    const { videoId, courseId } = await grantedVideo(student.id);
+    const { videoId, courseId, courseName } = await grantedVideo(student);
     const headers = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) LeakTest/1.0' };
     const first = await client.request('POST', '/api/playback', { json: { videoId }, headers });
     expect(first.status).toBe(200);
@@ -63,8 +40,8 @@ describe.each(testEngines())('playback sessions and leak tracing (%s)', (engine)
         code,
         ip: '127.0.0.1',
         userAgent: headers['user-agent'],
-        video: { _id: videoId, title: 'Leaked lecture' },
-        course: { _id: courseId, name: 'Tracing' },
+        video: { _id: videoId, title: 'Lecture 1' },
+        course: { _id: courseId, name: courseName },
       },
       student: { _id: student.id, rollno: student.rollno, username: student.username, role: 'student' },
       nearby: [expect.objectContaining({ code: second.body.code })],
@@ -73,7 +50,7 @@ describe.each(testEngines())('playback sessions and leak tracing (%s)', (engine)
 
   it('reads look-alike letters as Crockford does and refuses what cannot be a code', async () => {
     const { client, student } = await server.studentClient();
-    const { videoId } = await grantedVideo(student.id);
+    const { videoId } = await grantedVideo(student);
     // A code with a 0 and a 1, so O, I and L can stand for them.
     await server.ctx.db
       .insert(playbackSessions)
@@ -88,14 +65,14 @@ describe.each(testEngines())('playback sessions and leak tracing (%s)', (engine)
   it('refuses a session for a video the student may not watch', async () => {
     const { client } = await server.studentClient();
     const other = await server.createActiveStudent();
-    const { videoId } = await grantedVideo(other.id);
+    const { videoId } = await grantedVideo(other);
     expect((await client.post('/api/playback', { videoId })).status).toBe(403);
     expect((await client.post('/api/playback', { videoId: 'nope' })).status).toBe(404);
   });
 
   it('deletes sessions older than PLAYBACK_SESSION_DAYS', async () => {
     const student = await server.createActiveStudent();
-    const { videoId } = await grantedVideo(student.id);
+    const { videoId } = await grantedVideo(student);
     const days = server.ctx.config.playbackSessionDays;
     const ago = (d: number) => new Date(server.clock.now().getTime() - d * DAY);
     await server.ctx.db.insert(playbackSessions).values([

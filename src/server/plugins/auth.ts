@@ -19,18 +19,25 @@ export function readToken(request: FastifyRequest): string | undefined {
   return request.cookies[SESSION_COOKIE] || undefined;
 }
 
+/**
+ * The session cookie's attributes, the one rule for setting and clearing it. `Secure` only when the
+ * request came over HTTPS (TLS_CERT, or a proxy's `X-Forwarded-Proto: https` with TRUST_PROXY):
+ * browsers drop a Secure cookie set over plain HTTP (WebKit even on 127.0.0.1, all of them on a LAN
+ * address), so a Secure-always cookie made sign-in silently fail there.
+ */
+export function sessionCookieOptions(request: FastifyRequest) {
+  return { path: '/', httpOnly: true, secure: request.protocol === 'https', sameSite: 'lax' } as const;
+}
+
 export function setSessionCookie(reply: FastifyReply, token: string): void {
   reply.setCookie(SESSION_COOKIE, token, {
-    path: '/',
-    httpOnly: true,
-    secure: true,
-    sameSite: 'lax',
+    ...sessionCookieOptions(reply.request),
     maxAge: SESSION_MAX_AGE_SECONDS,
   });
 }
 
 export function clearSessionCookie(reply: FastifyReply): void {
-  reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, secure: true, sameSite: 'lax' });
+  reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(reply.request));
 }
 
 /** Session resolution and the role guards every route starts with. */

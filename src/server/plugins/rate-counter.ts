@@ -8,6 +8,8 @@ export interface RateCounter {
   /** Reads `key` without changing it. */
   peek(key: string): Promise<{ count: number; resetInMs: number }>;
   reset(key: string): Promise<void>;
+  /** Resolves when the counters' store answers (Redis PING; memory always does): readiness asks. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -43,6 +45,8 @@ export class MemoryRateCounter implements RateCounter {
     this.windows.delete(key);
   }
 
+  async ping() {}
+
   async close() {}
 
   private sweep(now: number) {
@@ -77,6 +81,10 @@ export class RedisRateCounter implements RateCounter {
 
   async reset(key: string) {
     await this.redis.del(key);
+  }
+
+  async ping() {
+    await this.redis.ping();
   }
 
   async close() {

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { routeHtml } from './route-preloads';
 
 const API_PREFIXES = ['/api/', '/stream/', '/thumbnails/'];
 
@@ -13,7 +14,8 @@ const escapeHtml = (text: string) =>
 
 /**
  * Serves the built single-page app: hashed assets cached for a year (precompressed when the build
- * wrote .br/.gz), and `index.html`, with the product name filled in, for every client route.
+ * wrote .br/.gz), and `index.html`, with the product name filled in, for every client route (the
+ * student pages' with their chunks preloaded: route-preloads.ts).
  * API paths that match nothing answer a JSON 404.
  */
 export async function installWebApp(app: FastifyInstance, webRoot: string | undefined, productName: string) {
@@ -22,6 +24,7 @@ export async function installWebApp(app: FastifyInstance, webRoot: string | unde
     indexFile && existsSync(indexFile)
       ? readFileSync(indexFile, 'utf8').replaceAll('%PRODUCT_NAME%', escapeHtml(productName))
       : undefined;
+  const htmlFor = indexHtml ? routeHtml(webRoot!, indexHtml) : undefined;
   if (indexHtml) {
     await app.register(fastifyStatic, {
       root: webRoot!,
@@ -40,9 +43,10 @@ export async function installWebApp(app: FastifyInstance, webRoot: string | unde
   }
   app.setNotFoundHandler((request, reply) => {
     const isApi = API_PREFIXES.some((prefix) => request.url.startsWith(prefix)) || request.url === '/api';
-    if (isApi || !['GET', 'HEAD'].includes(request.method) || !indexHtml) {
+    if (isApi || !['GET', 'HEAD'].includes(request.method) || !htmlFor) {
       return reply.status(404).send({ message: 'Not found.' });
     }
-    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+    const html = htmlFor(request.url.split('?')[0]!);
+    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
   });
 }

@@ -156,6 +156,10 @@ async function attemptSave(
   if (decision === 'no-course-access') throw forbidden(progressMessages.noCourseAccess);
   if (decision === 'no-video-access') throw forbidden(progressMessages.noVideoAccess);
 
+  // A player reporting an error before anything played: no record of a video never watched.
+  if (state.revision === null && !body.ranges?.length && body.position === 0 && body.watched === 0)
+    return presentProgress({ positionSeconds: 0, watchedSeconds: 0, completedAt: null });
+
   const duration = state.durationSeconds;
   if (body.ranges) checkRanges(body.ranges, state, now);
   const merged = body.ranges ? mergeRanges(state.watchedCells, body.ranges, duration) : null;

@@ -2,22 +2,12 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { mediaMessages } from '../../../contract/media';
 import { mediaKeys, StoreUnavailableError, type MediaStores } from '../store';
 import { SESSION_COOKIE } from '../../../contract/constants';
+import { putInFront, RAW_SECURITY_HEADERS, sendRawJson, type RawHandler } from '../../http/raw-answer';
 import type { PlaybackTokens } from './tokens';
 import type { VideoStoreCache } from './video-stores';
 
-/**
- * What helmet would add on the Fastify route and a segment answer still needs: no MIME sniffing, and
- * no embedding by other origins (a no-cors <video> or <script> elsewhere gets nothing).
- */
-const SECURITY_HEADERS = {
-  'x-content-type-options': 'nosniff',
-  'cross-origin-resource-policy': 'same-origin',
-};
-
 const SEGMENT_URL =
-  /^\/stream\/videos\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/(v\d{2,4})\/(seg_\d{5}(?:_k)?\.ts)\?t=([\w.-]{1,120})$/;
-
-type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+  /^\/stream\/videos\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/(v\d{2,4})\/((?:seg_\d{5}(?:_k)?|f_[0-9a-f]{32})\.ts)\?t=([\w.-]{1,120})$/;
 
 export interface FastPathDeps {
   stores: Pick<MediaStores, 'of'>;
@@ -25,22 +15,6 @@ export interface FastPathDeps {
   tokens: PlaybackTokens;
   now: () => number;
   cacheControl: string;
-}
-
-function sendJson(
-  res: ServerResponse,
-  status: number,
-  message: string,
-  headers: Record<string, string> = {},
-) {
-  const body = JSON.stringify({ message });
-  res.writeHead(status, {
-    ...SECURITY_HEADERS,
-    ...headers,
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-  });
-  res.end(body);
 }
 
 const COOKIE = new RegExp(`(?:^|;\\s*)${SESSION_COOKIE}=([^;]*)`);
@@ -62,7 +36,7 @@ function sessionOf(req: IncomingMessage): string | undefined {
  * same answers with full error handling.
  */
 export function segmentFastPath(deps: FastPathDeps) {
-  return (req: IncomingMessage, res: ServerResponse, fallback: Handler): boolean => {
+  return (req: IncomingMessage, res: ServerResponse, fallback: RawHandler): boolean => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     const url = req.url;
     if (!url?.startsWith('/stream/videos/')) return false;
@@ -79,7 +53,7 @@ export function segmentFastPath(deps: FastPathDeps) {
         (read) => {
           if (!read) return fallback(req, res); // moved to another store, or gone: the route looks afresh
           const headers: Record<string, string | number> = {
-            ...SECURITY_HEADERS,
+            ...RAW_SECURITY_HEADERS,
             'content-type': 'video/mp2t',
             'cache-control': deps.cacheControl,
             'accept-ranges': 'bytes',
@@ -104,25 +78,40 @@ export function segmentFastPath(deps: FastPathDeps) {
         },
         (error: unknown) => {
           if (error instanceof StoreUnavailableError)
-            sendJson(res, 503, mediaMessages.storageUnavailable, { 'retry-after': '5' });
-          else sendJson(res, 500, 'Something went wrong.');
+            sendRawJson(res, 503, mediaMessages.storageUnavailable, { 'retry-after': '5' });
+          else sendRawJson(res, 500, 'Something went wrong.');
         },
       );
     return true;
   };
 }
 
-/** Puts `fastPath` in front of the server's request handler (Fastify's), which gets what it declines. */
+/** Times a request the fast path answered: its status and seconds from arrival to the connection's end of it. */
+export type FastPathObserver = (method: string, status: number, seconds: number) => void;
+
+/**
+ * Puts `fastPath` in front of the server's request handler (Fastify's), which gets what it declines.
+ * With `observe` (metrics on), each request the fast path serves itself is timed; one it hands back
+ * to Fastify later (a segment gone from its store) is timed by Fastify's hook instead.
+ */
 export function installFastPath(
   server: Server,
-  fastPath: (req: IncomingMessage, res: ServerResponse, fallback: Handler) => boolean,
+  fastPath: (req: IncomingMessage, res: ServerResponse, fallback: RawHandler) => boolean,
+  observe?: FastPathObserver,
 ): void {
-  const handlers = server.listeners('request') as Handler[];
-  server.removeAllListeners('request');
-  const fallback: Handler = (req, res) => {
-    for (const handler of handlers) handler.call(server, req, res);
-  };
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (!fastPath(req, res, fallback)) fallback(req, res);
+  const handedBack = new WeakSet<IncomingMessage>();
+  let lateFallback: RawHandler | undefined; // made once: `rest` is the same for every request
+  putInFront(server, (req, res, rest) => {
+    const started = observe ? performance.now() : 0;
+    lateFallback ??= (r, s) => {
+      handedBack.add(r);
+      rest(r, s);
+    };
+    if (!fastPath(req, res, observe ? lateFallback : rest)) return false;
+    if (observe)
+      res.once('close', () => {
+        if (!handedBack.has(req)) observe(req.method!, res.statusCode, (performance.now() - started) / 1000);
+      });
+    return true;
   });
 }

@@ -47,7 +47,7 @@ server {
     # Segments never reach Lectern: ?e=<expiry>&s=<md5 of expiry, path, session cookie and secret>.
     # A copied link fails without the same session cookie, an old one after its expiry; the bytes
     # are AES-128 ciphertext anyway, and the keys come from Lectern's key route only.
-    location ~ "^/stream/videos/([0-9a-f-]{36}/v[0-9]{2,4}/seg_[0-9]{5}(_k)?\\.ts)$" {
+    location ~ "^/stream/videos/([0-9a-f-]{36}/v[0-9]{2,4}/(?:seg_[0-9]{5}(?:_k)?|f_[0-9a-f]{32})\\.ts)$" {
         secure_link $arg_s,$arg_e;
         secure_link_md5 "$secure_link_expires$uri$cookie_${SESSION_COOKIE} ${o.secret}";
         if ($secure_link = "") { return 403; }

@@ -1,23 +1,26 @@
 import { createHash } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { mediaMessages } from '../../../contract/media';
 import type { SessionUser } from '../../accounts/sessions';
 import { recordAccessEvents } from '../../audit/events';
 import type { AppContext } from '../../context';
-import { videoKeys, videos } from '../../db/schema';
-import { conflict, forbidden, notFound, tooManyRequests, unavailable } from '../../errors';
+import { videos } from '../../db/schema';
+import { conflict, forbidden, HttpError, notFound, tooManyRequests, unavailable } from '../../errors';
 import { registerRoutes } from '../../http/route-table';
 import { readToken, type Auth } from '../../plugins/auth';
 import { closedMessage, openingState } from '../../plugins/opening-hours';
 import { decideWatch } from '../../videos/access';
 import { PLAYLIST, SEGMENT_PATTERN } from '../packaging/hls';
+import { segmentKey } from '../packaging/segment-keys';
 import { mediaKeys, UUID_PATTERN, type MediaStore } from '../store';
 import type { KeyRateLimit } from './key-limit';
 import type { PlaylistStore } from './playlists';
 import type { SegmentUrls } from './segment-urls';
 import { sendObject } from './send-file';
-import type { PlaybackTokens } from './tokens';
+import { LINK_SECONDS, type PlaybackTokens } from './tokens';
+import { sessionSequence } from '../../forensic/code';
+import { sessionCodeFor } from '../../forensic/sessions';
 import type { VideoStoreCache } from './video-stores';
 
 export interface DeliveryDeps {
@@ -135,20 +138,38 @@ export function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): void {
     const { user } = await auth.guard('viewer')!(request);
     await requirePlayback(user, id);
     const [video] = await ctx.db
-      .select({ store: videos.store, updatedAt: videos.updatedAt })
+      .select({ store: videos.store, updatedAt: videos.updatedAt, forensicSecret: videos.forensicSecret })
       .from(videos)
       .where(eq(videos.id, id))
       .limit(1);
     if (!video) throw notFound(mediaMessages.videoNotFound);
     videoStores.remember(id, video.store);
     const store = ctx.media.of(video.store);
-    // The row's stamp names the packaged playlist's version (media:rekey replaces it).
+    // A marked video: this viewer's playback session picks A or B per segment (docs/FORENSIC.md).
+    const secret = video.forensicSecret ? Buffer.from(video.forensicSecret, 'hex') : undefined;
+    const code = secret
+      ? await sessionCodeFor(ctx.db, {
+          userId: user.id,
+          videoId: id,
+          ip: request.ip,
+          userAgent: request.headers['user-agent'] ?? '',
+          now: ctx.clock.now(),
+          withinMs: LINK_SECONDS * 1000,
+        })
+      : '';
+    // The row's stamp names the packaged playlist's version (media:rekey and marking replace it).
     const version = `${id}/${rendition}/${video.updatedAt.getTime()}`;
-    const cacheKey = `${version}/${store.kind}/${sessionHash(session!)}`;
+    const cacheKey = `${version}/${store.kind}/${sessionHash(session!)}/${code}`;
     let cached = children.get(cacheKey);
     if (!cached || cached.until <= nowMs) {
-      const text = await playlists.child(store, id, rendition, version, (files) =>
-        segmentUrls[store.kind].uris({ store, videoId: id, rendition, files, session: session!, nowMs }),
+      const text = await playlists.child(
+        store,
+        id,
+        rendition,
+        version,
+        (files) =>
+          segmentUrls[store.kind].uris({ store, videoId: id, rendition, files, session: session!, nowMs }),
+        secret ? (segments) => sessionSequence(secret, code, segments) : undefined,
       );
       if (text === undefined) throw notFound(mediaMessages.videoNotFound);
       if (children.size >= MAX_CHILDREN) children.clear();
@@ -168,11 +189,17 @@ export function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): void {
     request: FastifyRequest,
     reply: FastifyReply,
   ) {
-    if (!UUID_PATTERN.test(videoId) || !PERIOD.test(period)) throw notFound(mediaMessages.videoNotFound);
+    const { keyRefusals } = ctx.metrics;
+    if (!UUID_PATTERN.test(videoId) || !PERIOD.test(period)) {
+      keyRefusals.inc({ reason: 'not-found' });
+      throw notFound(mediaMessages.videoNotFound);
+    }
     const now = ctx.clock.now();
     const limited = keyLimit.hit(sessionHash(readToken(request)!), now.getTime());
     if (limited !== 'allowed') {
+      keyRefusals.inc({ reason: 'rate-limit' });
       if (limited === 'refused-first') {
+        ctx.metrics.suspectedDownloads.inc();
         request.log.warn(
           { videoId, userId: user.id },
           'key requests faster than a player: suspected download',
@@ -189,26 +216,19 @@ export function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): void {
       }
       throw tooManyRequests(mediaMessages.tooManyKeys, 60);
     }
-    await requirePlayback(user, videoId);
-    const bytes = await keyOf(videoId, Number(period));
-    if (!bytes) throw notFound(mediaMessages.videoNotFound);
+    await requirePlayback(user, videoId).catch((error: unknown) => {
+      // A refusal, not an outage (a database error is not one).
+      if (error instanceof HttpError) {
+        const status = error.statusCode;
+        keyRefusals.inc({ reason: status === 503 ? 'closed' : status === 404 ? 'not-found' : 'no-access' });
+      }
+      throw error;
+    });
+    const bytes = await segmentKey(ctx.db, videoId, Number(period));
+    if (!bytes) {
+      keyRefusals.inc({ reason: 'not-found' });
+      throw notFound(mediaMessages.videoNotFound);
+    }
     return reply.type('application/octet-stream').header('cache-control', 'private, no-store').send(bytes);
-  }
-
-  /** Key `period` of a video; a video packaged before key rotation has its one key as period 0. */
-  async function keyOf(videoId: string, period: number): Promise<Buffer | undefined> {
-    const [row] = await ctx.db
-      .select({ key: videoKeys.key })
-      .from(videoKeys)
-      .where(and(eq(videoKeys.videoId, videoId), eq(videoKeys.period, period)))
-      .limit(1);
-    if (row) return Buffer.from(row.key, 'hex');
-    if (period !== 0) return undefined;
-    const [legacy] = await ctx.db
-      .select({ hlsKey: videos.hlsKey })
-      .from(videos)
-      .where(eq(videos.id, videoId))
-      .limit(1);
-    return legacy?.hlsKey ? Buffer.from(legacy.hlsKey, 'hex') : undefined;
   }
 }

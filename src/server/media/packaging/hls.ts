@@ -1,5 +1,7 @@
 import path from 'node:path';
 import type { MediaTools, ProbeResult } from '../ffmpeg';
+import { describeStreams, type StreamDescription } from './codecs';
+import { markFilter, type Variant } from '../../forensic/mark';
 import { ensureScratchDir, readScratchText, scratchFileSize, writeScratchFile } from '../store/scratch';
 
 /** Target segment length; remuxed segments cut at the source's keyframes, so they are "about" this. */
@@ -11,8 +13,11 @@ const RUNG_MAXRATE: Record<number, number> = { 360: 900, 540: 1800, 720: 3000, 1
 
 export const PLAYLIST = 'index.m3u8';
 export const INFO_FILE = 'info.json';
-/** `seg_00003.ts`, or `seg_00003_k.ts` once re-keyed (a new name: old playlists keep their bytes). */
-export const SEGMENT_PATTERN = /^seg_\d{5}(?:_k)?\.ts$/;
+/**
+ * `seg_00003.ts`, or `seg_00003_k.ts` once re-keyed (a new name: old playlists keep their bytes), or
+ * `f_<32 hex>.ts`, a variant of a marked rendition (forensic/mark.ts `variantFileName`).
+ */
+export const SEGMENT_PATTERN = /^(?:seg_\d{5}(?:_k)?|f_[0-9a-f]{32})\.ts$/;
 
 /** What the master playlist needs to list a rendition. */
 export interface RenditionInfo {
@@ -21,6 +26,10 @@ export interface RenditionInfo {
   /** Peak bits per second over any segment (HLS BANDWIDTH). */
   bandwidth: number;
   averageBandwidth: number;
+  /** CODECS and FRAME-RATE of the master playlist, from ffprobe; absent in renditions packaged before
+   * they were recorded (the delivery fills them in on first read: delivery/stream-descriptions.ts). */
+  codecs?: string;
+  frameRate?: number;
 }
 
 export type PackagingPlan =
@@ -45,11 +54,10 @@ export function ladderFor(sourceHeight: number): number[] {
 
 const evenDown = (n: number) => Math.max(2, n - (n % 2));
 
-function encodeArgs(height: number, audio: 'aac' | 'none'): string[] {
+function encodeArgs(height: number, audio: 'aac' | 'none', scaled: boolean): string[] {
   const maxrate = RUNG_MAXRATE[height] ?? Math.round((height * height * 3) / 500);
   return [
-    '-vf',
-    `scale=-2:${height}`,
+    ...(scaled ? [] : ['-vf', `scale=-2:${height}`]),
     '-c:v',
     'libx264',
     '-preset',
@@ -86,10 +94,22 @@ export async function writeRendition(
     plan: PackagingPlan;
     signal?: AbortSignal;
     lowPriority?: boolean;
+    /** A forensic variant (docs/FORENSIC.md): the pattern file and which sign; needs an `encode` plan. */
+    mark?: { patternFile: string; variant: Variant };
   },
 ): Promise<RenditionInfo> {
-  const { source, outDir, plan } = input;
+  const { source, outDir, plan, mark } = input;
+  if (mark && plan.kind !== 'encode') throw new Error('a marked rendition must be encoded');
   await ensureScratchDir(outDir);
+  const marking =
+    mark && plan.kind === 'encode'
+      ? markFilter({
+          patternFile: mark.patternFile,
+          segmentSeconds: SEGMENT_SECONDS,
+          variant: mark.variant,
+          scale: `-2:${plan.height}`,
+        })
+      : undefined;
   const codecArgs =
     plan.kind === 'remux'
       ? [
@@ -101,13 +121,14 @@ export async function writeRendition(
               ? ['-c:a', 'aac', '-b:a', '128k']
               : []),
         ]
-      : encodeArgs(plan.height, plan.audio);
+      : encodeArgs(plan.height, plan.audio, marking !== undefined);
   await tools.ffmpeg(
     [
       '-i',
       source,
-      '-map',
-      '0:v:0',
+      ...(marking
+        ? [...marking.inputArgs, '-filter_complex', marking.filterComplex, '-map', marking.output]
+        : ['-map', '0:v:0']),
       ...(plan.audio === 'none' ? [] : ['-map', '0:a:0']),
       ...codecArgs,
       '-sn',
@@ -128,25 +149,39 @@ export async function writeRendition(
     ],
     { signal: input.signal, lowPriority: input.lowPriority },
   );
-  return describeRendition(outDir, plan, input.sourceSize);
+  return describeRendition(tools, outDir, plan, input.sourceSize, input.signal);
+}
+
+/** What ffprobe sees in one packaged (plain) segment: the codecs and frame rate players are told. */
+export async function describeSegment(
+  tools: MediaTools,
+  file: string,
+  signal?: AbortSignal,
+): Promise<StreamDescription> {
+  const probe = await tools.probe(file, signal);
+  return probe ? describeStreams(probe) : {};
 }
 
 async function describeRendition(
+  tools: MediaTools,
   outDir: string,
   plan: PackagingPlan,
   sourceSize: { width: number; height: number },
+  signal: AbortSignal | undefined,
 ): Promise<RenditionInfo> {
   const playlist = await readScratchText(path.join(outDir, PLAYLIST));
   const lines = playlist.split('\n');
   let total = 0;
   let totalBytes = 0;
   let peak = 0;
+  let first: string | undefined;
   for (let i = 0; i < lines.length; i++) {
     const m = /^#EXTINF:([\d.]+)/.exec(lines[i]!);
     if (!m) continue;
     const duration = Number(m[1]);
     const segment = lines.slice(i + 1).find((l) => l && !l.startsWith('#'));
     if (!segment) continue;
+    first ??= segment;
     const bytes = await scratchFileSize(path.join(outDir, segment));
     total += duration;
     totalBytes += bytes;
@@ -166,6 +201,8 @@ async function describeRendition(
     height,
     bandwidth: Math.round(Math.max(peak, averageBandwidth)),
     averageBandwidth,
+    // Before encryption, so ffprobe reads the segment as players will after decrypting it.
+    ...(await describeSegment(tools, path.join(outDir, first!), signal)),
   };
   await writeScratchFile(path.join(outDir, INFO_FILE), JSON.stringify(info));
   return info;

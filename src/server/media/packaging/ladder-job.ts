@@ -5,27 +5,27 @@ import type { JobHandler } from '../../jobs/types';
 import { mediaKeys } from '../store';
 import { ladderFor, writeRendition } from './hls';
 import { encryptRendition, videoKeysFor } from './segment-keys';
-import { assertStillWanted, clearScratch, sourceFile, type PackagingDeps } from './package-job';
+import {
+  assertStillWanted,
+  clearScratch,
+  packagingState,
+  sourceFile,
+  type PackagingDeps,
+} from './package-job';
+import { markRenditions } from './mark-video';
 import { trackVideoWork } from './video-work';
 
 /**
  * Job `media.ladder`: encodes each missing rung below the source height at the lowest CPU priority,
  * publishing each to the video's store and listing it (in `videos.renditions`) only once every one
- * of its objects is there. The source is removed once nothing needs it any more.
+ * of its objects is there. The source is removed once nothing needs it any more. With
+ * FORENSIC_MARKS=on every rung is written marked instead (mark-video.ts).
  */
 export function ladderHandler(ctx: AppContext, deps: PackagingDeps): JobHandler<'media.ladder'> {
   const { tools } = deps;
   const { scratch } = ctx.media;
   return async ({ videoId }, run) => {
-    const [video] = await ctx.db
-      .select({
-        status: videos.status,
-        renditions: videos.renditions,
-        store: videos.store,
-      })
-      .from(videos)
-      .where(eq(videos.id, videoId))
-      .limit(1);
+    const video = await packagingState(ctx, videoId);
     if (!video || video.status !== 'ready') return;
     const store = ctx.media.of(video.store);
     const sourceName = `${videoId}.ladder`;
@@ -36,11 +36,18 @@ export function ladderHandler(ctx: AppContext, deps: PackagingDeps): JobHandler<
       await trackVideoWork(ctx, videoId, run.signal, async (signal) => {
         const probe = await tools.probe(source, signal);
         if (!probe?.video) return;
+        if (ctx.config.forensicMarks) {
+          // Every rung twice, A and B, the source's height included (docs/FORENSIC.md).
+          const done = await markRenditions(ctx, tools, { videoId, store, source, probe, run, signal });
+          if (done) await store.delete(mediaKeys.source(videoId));
+          return;
+        }
         let listed = [...video.renditions];
         for (const height of ladderFor(probe.video.height)) {
           if (listed.includes(height)) continue;
           const name = `${videoId}.v${height}`;
           try {
+            const started = performance.now();
             const stagingDir = await scratch.folder(name);
             await writeRendition(tools, {
               source,
@@ -65,6 +72,7 @@ export function ladderHandler(ctx: AppContext, deps: PackagingDeps): JobHandler<
               return;
             }
             listed = next;
+            ctx.metrics.packagingDuration.observe({ kind: 'ladder' }, (performance.now() - started) / 1000);
             run.log.info({ videoId, height }, 'ladder rung added');
           } finally {
             await clearScratch(scratch, name);

@@ -55,6 +55,16 @@ export async function assertStillWanted(
   if (await isCancelled(ctx, run.jobId)) throw new VideoWorkCancelled('job cancelled');
 }
 
+/** What a packaging job reads of its video first: status, listed renditions and store (undefined once deleted). */
+export async function packagingState(ctx: AppContext, videoId: string) {
+  const [video] = await ctx.db
+    .select({ status: videos.status, renditions: videos.renditions, store: videos.store })
+    .from(videos)
+    .where(eq(videos.id, videoId))
+    .limit(1);
+  return video;
+}
+
 function failureMessage(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return `Packaging failed: ${text}`.slice(0, 500);
@@ -71,21 +81,14 @@ export function packageVideoHandler(ctx: AppContext, deps: PackagingDeps): JobHa
   const { tools } = deps;
   const { scratch } = ctx.media;
   return async ({ videoId }, run) => {
-    const [video] = await ctx.db
-      .select({
-        status: videos.status,
-        durationSeconds: videos.durationSeconds,
-        store: videos.store,
-      })
-      .from(videos)
-      .where(eq(videos.id, videoId))
-      .limit(1);
+    const video = await packagingState(ctx, videoId);
     if (!video || video.status !== 'processing') return; // deleted, or done by an attempt that died after its commit
 
     const store = ctx.media.of(video.store);
     const name = `${videoId}.pkg`;
     try {
       await trackVideoWork(ctx, videoId, run.signal, async (signal) => {
+        const started = performance.now();
         const stagingDir = await scratch.folder(name);
         const source = await sourceFile(store, scratch, videoId, name);
         if (!source) throw new PermanentJobError('the uploaded file is missing');
@@ -127,7 +130,10 @@ export function packageVideoHandler(ctx: AppContext, deps: PackagingDeps): JobHa
         });
         // Deleted while we worked: what we just published belongs to nobody.
         if (!marked) await store.deletePrefix(mediaKeys.video(videoId));
-        else run.log.info({ videoId, height, plan: plan.kind, rungs }, 'video is playable');
+        else {
+          ctx.metrics.packagingDuration.observe({ kind: plan.kind }, (performance.now() - started) / 1000);
+          run.log.info({ videoId, height, plan: plan.kind, rungs }, 'video is playable');
+        }
       });
     } catch (error) {
       // Shutdown, delete or the store away: not the video's fault.

@@ -2,6 +2,7 @@ import { copyFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq, isNotNull } from 'drizzle-orm';
 import type { AppContext } from '../../context';
+import type { Db } from '../../db/client';
 import { videos } from '../../db/schema';
 import { enqueueJob } from '../../jobs/queue';
 import type { JobHandler } from '../../jobs/types';
@@ -94,14 +95,19 @@ export async function rekeyVideo(ctx: AppContext, videoId: string): Promise<bool
   const now = ctx.clock.now();
   await ctx.db.transaction(async (tx) => {
     await tx.update(videos).set({ hlsKey: null, updatedAt: now }).where(eq(videos.id, videoId));
-    await enqueueJob(
-      tx,
-      'media.rekey-cleanup',
-      { videoId, keys: superseded },
-      { runAt: new Date(now.getTime() + LINK_SECONDS * 1000) },
-    );
+    await queueRekeyCleanup(tx, videoId, superseded, now);
   });
   return true;
+}
+
+/** Queues the removal of files a video no longer lists, for when no link signed up to `now` works any more. */
+export function queueRekeyCleanup(db: Db, videoId: string, keys: string[], now: Date) {
+  return enqueueJob(
+    db,
+    'media.rekey-cleanup',
+    { videoId, keys },
+    { runAt: new Date(now.getTime() + LINK_SECONDS * 1000) },
+  );
 }
 
 /** Job `media.rekey-cleanup`: removes the single-key segments a re-key replaced, once no link to them works. */

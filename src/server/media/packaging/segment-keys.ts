@@ -50,6 +50,45 @@ export function videoKeysFor(db: Db, videoId: string): KeysFor {
   };
 }
 
+/** Key `period` of a video as the key route serves it; a video packaged before key rotation has its one key as period 0. */
+export async function segmentKey(db: Db, videoId: string, period: number): Promise<Buffer | undefined> {
+  const [row] = await db
+    .select({ key: videoKeys.key })
+    .from(videoKeys)
+    .where(and(eq(videoKeys.videoId, videoId), eq(videoKeys.period, period)))
+    .limit(1);
+  if (row) return Buffer.from(row.key, 'hex');
+  if (period !== 0) return undefined;
+  const [legacy] = await db
+    .select({ hlsKey: videos.hlsKey })
+    .from(videos)
+    .where(eq(videos.id, videoId))
+    .limit(1);
+  return legacy?.hlsKey ? Buffer.from(legacy.hlsKey, 'hex') : undefined;
+}
+
+/** The first segment a packaged playlist lists: its file, media sequence number and key period (none: plain). */
+export function firstSegmentOf(
+  playlist: string,
+): { file: string; sequence: number; period: number | undefined } | undefined {
+  let sequence = 0;
+  let period: number | undefined;
+  for (const line of playlist.split('\n')) {
+    const seq = /^#EXT-X-MEDIA-SEQUENCE:(\d+)/.exec(line);
+    if (seq) sequence = Number(seq[1]);
+    const key = /^#EXT-X-KEY:.*URI="([^"]*)"/.exec(line);
+    if (key) period = periodOfKeyUri(key[1]!);
+    if (line && !line.startsWith('#')) return { file: line.trim(), sequence, period };
+  }
+  return undefined;
+}
+
+/** A segment's plain bytes (AES-128-CBC with HLS's implicit IV, as a player decrypts it). */
+export function decryptSegment(bytes: Buffer, key: Buffer, sequence: number): NonSharedBuffer {
+  const decipher = createDecipheriv('aes-128-cbc', key, ivOf(sequence));
+  return Buffer.concat([decipher.update(bytes), decipher.final()]);
+}
+
 interface Segment {
   uri: string;
   sequence: number;
@@ -99,9 +138,7 @@ export async function encryptRendition(
     if (!key) throw new Error(`no key for the segment at ${segment.start}s`);
     let bytes = await readFile(path.join(dir, segment.uri));
     if (rekey) {
-      const oldKey = rekey.decryptWith(oldPeriods.get(segment.uri)!);
-      const decipher = createDecipheriv('aes-128-cbc', oldKey, ivOf(segment.sequence));
-      bytes = Buffer.concat([decipher.update(bytes), decipher.final()]);
+      bytes = decryptSegment(bytes, rekey.decryptWith(oldPeriods.get(segment.uri)!), segment.sequence);
       segment.uri = rekey.rename(segment.uri, periodAt(segment.start, rotationSeconds));
     }
     const cipher = createCipheriv('aes-128-cbc', key, ivOf(segment.sequence));

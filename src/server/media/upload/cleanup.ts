@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt } from 'drizzle-orm';
+import { and, eq, inArray, lt, type SQL } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { uploads, videos } from '../../db/schema';
 import type { JobHandler } from '../../jobs/types';
@@ -40,14 +40,7 @@ async function sweepStore(ctx: AppContext, store: MediaStore): Promise<number> {
   const started = await store.uploads.listStarted(new Date(Date.now() - ABANDONED_AFTER_MS));
   if (started.length) {
     const names = [...new Set(started.map((u) => u.storageName))];
-    const live = new Set(
-      (
-        await ctx.db
-          .select({ name: uploads.storageName })
-          .from(uploads)
-          .where(and(inArray(uploads.storageName, names), eq(uploads.store, store.kind)))
-      ).map((r) => r.name),
-    );
+    const live = await named(ctx, uploads, uploads.storageName, names, eq(uploads.store, store.kind));
     for (const upload of started) {
       if (live.has(upload.storageName)) continue;
       await store.uploads.abort(upload);
@@ -59,23 +52,9 @@ async function sweepStore(ctx: AppContext, store: MediaStore): Promise<number> {
   for (const dir of ['videos/', 'sources/'] as const) {
     const ids = (await store.listChildren(dir)).filter((n) => UUID_PATTERN.test(n));
     if (!ids.length) continue;
-    const alive = new Set(
-      (
-        await ctx.db
-          .select({ id: videos.id })
-          .from(videos)
-          .where(and(inArray(videos.id, ids), eq(videos.store, store.kind)))
-      ).map((r) => r.id),
-    );
+    const alive = await named(ctx, videos, videos.id, ids, eq(videos.store, store.kind));
     // A source whose video row is not written yet belongs to a finalize in flight.
-    const finalizing = new Set(
-      (
-        await ctx.db
-          .select({ name: uploads.storageName })
-          .from(uploads)
-          .where(inArray(uploads.storageName, ids))
-      ).map((r) => r.name),
-    );
+    const finalizing = await named(ctx, uploads, uploads.storageName, ids);
     for (const id of ids) {
       if (alive.has(id) || finalizing.has(id)) continue;
       if (dir === 'videos/') {
@@ -91,4 +70,19 @@ async function sweepStore(ctx: AppContext, store: MediaStore): Promise<number> {
     }
   }
   return strays;
+}
+
+/** Which of `values` some row of `table` still names in `column` (and matches `also`). */
+async function named(
+  ctx: AppContext,
+  table: typeof uploads | typeof videos,
+  column: typeof uploads.storageName | typeof videos.id,
+  values: string[],
+  also?: SQL,
+): Promise<Set<string>> {
+  const rows = await ctx.db
+    .select({ value: column })
+    .from(table)
+    .where(and(inArray(column, values), also));
+  return new Set(rows.map((r) => r.value));
 }

@@ -131,6 +131,7 @@ export function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps): void 
       }
       const offset = await chunk.commit();
       committed = true;
+      ctx.metrics.uploadBytes.inc(Math.max(0, offset - opened!.start));
       return { offset };
     } finally {
       await chunk?.release();
