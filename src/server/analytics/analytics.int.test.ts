@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse/sync';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyticsMessages } from '../../contract/analytics';
 import { testEngines } from '../../../test/support/databases';
@@ -251,5 +252,78 @@ describe.each(testEngines())('learning analytics API (%s)', (engine) => {
     expect((await server.client().get(`/api/admin/analytics/courses/${courseId}`)).status).toBe(401);
     const { client: student } = await server.studentClient(people[0]!);
     expect((await student.get(`/api/admin/analytics/students/${people[0]!.id}`)).status).toBe(403);
+  });
+});
+
+describe.runIf(testEngines().includes('postgres'))('course totals under concurrent saves (postgres)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await TestServer.start({ engine: 'postgres' });
+  });
+  afterAll(() => server?.close());
+
+  /** Backends of the test's database waiting for a lock. */
+  async function waitingOnLocks(probe: pg.Client) {
+    const { rows } = await probe.query<{ n: number }>(
+      `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+    );
+    return rows[0]!.n;
+  }
+  async function until(what: string, ok: () => Promise<boolean>) {
+    for (const start = Date.now(); !(await ok()); await new Promise((r) => setTimeout(r, 20)))
+      if (Date.now() - start > 10_000) throw new Error(`timed out waiting for ${what}`);
+  }
+
+  it("recounts a course a video joins while a student's first save lands: no error, every second counted once", async () => {
+    server.clock.set(OPEN_TIME);
+    const [xav, yan] = await Promise.all([1, 2].map(() => server.createActiveStudent()));
+    const course = await watchedCourse(server, [xav!, yan!], [100]);
+    const arriving = await watchedCourse(server, [], [50]);
+    const [x, y] = await Promise.all([xav!, yan!].map((s) => server.studentClient(s)));
+    const { client: admin } = await server.adminClient();
+    server.clock.advance(30_000);
+    expect((await saveRanges(x!.client, course.videoIds[0]!, [[0, 10]])).status).toBe(200);
+    server.clock.advance(30_000);
+
+    const holder = new pg.Client({ connectionString: server.ctx.config.databaseUrl });
+    const probe = new pg.Client({ connectionString: server.ctx.config.databaseUrl });
+    await Promise.all([holder.connect(), probe.connect()]);
+    try {
+      // Xav's totals row is held, as by a save of his in flight…
+      await holder.query('begin');
+      await holder.query(`update course_watch_stats set played_seconds = played_seconds where student_id = $1`, [
+        xav!.id,
+      ]);
+      // …when the admin moves a video into the course: its recount waits behind that save,
+      const moving = admin.post('/api/admin/video/update', {
+        videoId: arriving.videoIds[0],
+        title: 'Lecture 2',
+        description: 'd',
+        course: course.courseId,
+      });
+      await until('the recount to wait', async () => (await waitingOnLocks(probe)) >= 1);
+      // …and Yan's first save arrives meanwhile (it may wait for the recount, or land first).
+      let ySettled = false;
+      const ySave = saveRanges(y!.client, course.videoIds[0]!, [[0, 20]]).finally(() => (ySettled = true));
+      await until('the save to land or wait', async () => ySettled || (await waitingOnLocks(probe)) >= 2);
+      await holder.query('commit');
+
+      expect((await moving).status).toBe(200);
+      expect((await ySave).status).toBe(200);
+    } finally {
+      await holder.end();
+      await probe.end();
+    }
+    const { body } = await admin.get(`/api/admin/analytics/courses/${course.courseId}?sort=share&order=desc`);
+    const totals = Object.fromEntries(
+      body.students.map((s: { _id: string; watchSeconds: number; videosStarted: number }) => [
+        s._id,
+        { watchSeconds: s.watchSeconds, videosStarted: s.videosStarted },
+      ]),
+    );
+    expect(totals).toEqual({
+      [xav!.id]: { watchSeconds: 10, videosStarted: 1 },
+      [yan!.id]: { watchSeconds: 20, videosStarted: 1 },
+    });
   });
 });

@@ -128,6 +128,8 @@ export async function saveProgress(
   // Still racing (many saves of one row at once): hold the row's lock from the read to the write.
   for (;;) {
     const saved = await db.transaction(async (tx) => {
+      // The totals' lock before the row's, in the order a course recount takes them (course-stats.ts).
+      await tx.execute(sql`lock table course_watch_stats in row exclusive mode`);
       await tx.execute(sql`select 1 from video_progress
         where student_id = ${user.id} and video_id = ${body.videoId} for update`);
       return attemptSave(tx as unknown as Db, user, body, now, timeZone, true);

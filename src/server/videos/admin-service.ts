@@ -1,5 +1,5 @@
-import { rebuildCourseStats } from '../analytics/course-stats';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { changingCourseVideos } from '../analytics/course-stats';
 import { adminMessages } from '../../contract/messages';
 import type { AdminVideo, VideoUpdateBody, VideoUploadBody } from '../../contract/videos';
 import { recordAccessEvents } from '../audit/events';
@@ -80,13 +80,13 @@ export async function saveUploadedVideo(
   const thumbnail = await resolveThumbnail(ctx.media, input.thumbnail, video.thumbnail);
   const now = ctx.clock.now();
 
-  const saved = await ctx.db.transaction(async (tx) => {
+  const moved = (course?.id ?? null) !== video.courseId;
+  const saved = await changingCourseVideos(ctx.db, moved ? [video.courseId, course?.id] : [], async (tx) => {
     const [row] = await tx
       .update(videos)
       .set(videoDetails(video, input, thumbnail, course, now))
       .where(eq(videos.id, video.id))
       .returning();
-    if ((course?.id ?? null) !== video.courseId) await rebuildCourseStats(tx, [video.courseId, course?.id]);
     if (course) {
       await insertVideoGrants(tx, {
         videoId: video.id,
@@ -132,16 +132,14 @@ export async function updateVideo(ctx: AppContext, input: VideoUpdateBody): Prom
   }
   const thumbnail = await resolveThumbnail(ctx.media, input.thumbnail, video.thumbnail);
   const moved = (course?.id ?? null) !== video.courseId;
-  const [row] = await ctx.db.transaction(async (tx) => {
-    const updated = await tx
+  // Its students' watch time moves with it.
+  const [row] = await changingCourseVideos(ctx.db, moved ? [video.courseId, course?.id] : [], (tx) =>
+    tx
       .update(videos)
       .set(videoDetails(video, input, thumbnail, course, ctx.clock.now()))
       .where(eq(videos.id, video.id))
-      .returning();
-    // Its students' watch time moves with it.
-    if (moved) await rebuildCourseStats(tx, [video.courseId, course?.id]);
-    return updated;
-  });
+      .returning(),
+  );
   return presentAdminVideo(row!, course);
 }
 
@@ -151,13 +149,12 @@ export async function updateVideo(ctx: AppContext, input: VideoUpdateBody): Prom
  */
 export async function deleteVideo(db: Db, actorId: string, videoId: string, now: Date): Promise<void> {
   const video = await requireVideo(db, videoId);
-  await db.transaction(async (tx) => {
+  await changingCourseVideos(db, [video.courseId], async (tx) => {
     const holders = await tx
       .select({ studentId: videoAccess.studentId })
       .from(videoAccess)
       .where(eq(videoAccess.videoId, video.id));
     await recordAccessEvents(tx, now, videoRevokeEvents(video, actorId, holders, 'Video deleted'));
     await tx.delete(videos).where(eq(videos.id, video.id));
-    await rebuildCourseStats(tx, [video.courseId]);
   });
 }
