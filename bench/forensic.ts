@@ -36,16 +36,27 @@ import {
   type Reference,
 } from '../src/server/forensic/detector';
 import { decodeLuma } from '../src/server/forensic/luma';
-import { MARK_AMPLITUDE, patternFrames, type Variant } from '../src/server/forensic/mark';
+import {
+  MARK_AMPLITUDE,
+  MARK_SEGMENT_SECONDS,
+  patternFrames,
+  type Variant,
+} from '../src/server/forensic/mark';
 import { createMediaTools } from '../src/server/media/ffmpeg';
-import { ladderFor, planFor, SEGMENT_SECONDS, writeRendition } from '../src/server/media/packaging/hls';
+import { ladderFor, planFor, writeRendition } from '../src/server/media/packaging/hls';
 import { makeLectureClip } from '../test/support/lecture-clip';
 
 const run$ = promisify(execFile);
 const SECONDS = Number(process.env.FORENSIC_BENCH_SECONDS ?? 240);
 const TRIALS = Number(process.env.FORENSIC_TRIALS ?? 50);
-const VIDEO_SEGMENTS = 200; // a 20-minute video
-const PER_SEGMENT = SEGMENT_SECONDS * DETECT_FPS;
+const VIDEO_SEGMENTS = (20 * 60) / MARK_SEGMENT_SECONDS; // a 20-minute video
+const PER_SEGMENT = MARK_SEGMENT_SECONDS * DETECT_FPS;
+/** Segments in an excerpt of `minutes` of a marked video. */
+const segmentsIn = (minutes: number) => (minutes * 60) / MARK_SEGMENT_SECONDS;
+/** Whole segments any excerpt of `minutes` holds, wherever it starts (one fewer when it starts mid-segment). */
+const wholeIn = (minutes: number) => segmentsIn(minutes) - 1;
+/** The clip is long enough for a real 2-minute excerpt of frames. */
+const TWO_MINUTE_FRAMES = SECONDS >= 120 + MARK_SEGMENT_SECONDS;
 const tools = createMediaTools({ ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe' });
 
 /** CPU seconds of the children this process has reaped (ffmpeg), from /proc/self/stat. */
@@ -142,7 +153,7 @@ export async function run(): Promise<boolean> {
     );
     const source = await makeLectureClip(path.join(work, 'lecture.mp4'), { seconds: SECONDS });
     const probe = (await tools.probe(source))!;
-    const segments = Math.ceil(probe.durationSeconds / SEGMENT_SECONDS - 1e-6);
+    const segments = Math.ceil(probe.durationSeconds / MARK_SEGMENT_SECONDS - 1e-6);
     const patternFile = path.join(work, 'pattern.gray');
     await writeFile(patternFile, patternFrames(secret, segments));
     const rungs = ladderFor(probe.video!.height);
@@ -180,6 +191,7 @@ export async function run(): Promise<boolean> {
           await writeRendition(tools, {
             source, sourceSize: probe.video!, outDir: dirOf(height, variant),
             plan: { kind: 'encode', height, audio: 'aac' }, mark: { patternFile, variant }, lowPriority: true,
+            segmentSeconds: MARK_SEGMENT_SECONDS,
           }); // prettier-ignore
         }
       }
@@ -190,7 +202,7 @@ export async function run(): Promise<boolean> {
       () =>
       writeRendition(tools, {
         source, sourceSize: probe.video!, outDir: path.join(work, 'rung-plain'),
-        plan: { kind: 'encode', height: lowest, audio: 'aac' }, lowPriority: true,
+        plan: { kind: 'encode', height: lowest, audio: 'aac' }, lowPriority: true, segmentSeconds: MARK_SEGMENT_SECONDS,
       }).then(() => undefined), // prettier-ignore
     );
     const rungMarkedCpu = await measureCpu(
@@ -198,6 +210,7 @@ export async function run(): Promise<boolean> {
       writeRendition(tools, {
         source, sourceSize: probe.video!, outDir: path.join(work, 'rung-marked'),
         plan: { kind: 'encode', height: lowest, audio: 'aac' }, mark: { patternFile, variant: 'A' }, lowPriority: true,
+        segmentSeconds: MARK_SEGMENT_SECONDS,
       }).then(() => undefined), // prettier-ignore
     );
     const plainBytes = await bytesIn(plain);
@@ -226,7 +239,7 @@ export async function run(): Promise<boolean> {
     const reference: Reference = {
       a: await decodeLuma(path.join(dirOf(lowest, 'A'), 'index.m3u8')),
       b: await decodeLuma(path.join(dirOf(lowest, 'B'), 'index.m3u8')),
-      segmentSeconds: SEGMENT_SECONDS,
+      segmentSeconds: MARK_SEGMENT_SECONDS,
     };
     const lumas: Record<string, { A: Uint8Array; B: Uint8Array }> = {};
     const measured: Record<string, { A: Decision[]; B: Decision[] }> = {};
@@ -284,7 +297,8 @@ export async function run(): Promise<boolean> {
       const sequence = sessionSequence(rowSecret, code, VIDEO_SEGMENTS);
       const { A, B } = lumas[attack]!;
       const frames = Math.min(A.length, B.length) / FRAME_BYTES;
-      const length = Math.min(frames, lengthSegments * PER_SEGMENT + PER_SEGMENT - 1);
+      // Exactly that long, from a random frame: mostly starting mid-segment, as a real excerpt does.
+      const length = Math.min(frames, lengthSegments * PER_SEGMENT);
       const start = Math.floor(Math.random() * (frames - length + 1));
       const excerpt = new Uint8Array(length * FRAME_BYTES);
       for (let f = 0; f < length; f++) {
@@ -345,18 +359,30 @@ export async function run(): Promise<boolean> {
     };
 
     const startOf = (length: number) => Math.floor(Math.random() * (VIDEO_SEGMENTS - length + 1));
-    const clipSegments = Math.floor(SECONDS / SEGMENT_SECONDS);
+    const clipSegments = Math.floor(SECONDS / MARK_SEGMENT_SECONDS);
     for (let t = 0; t < TRIALS; t++) {
-      frameTrial('raw, 2-minute excerpt (frames)', 'raw', 20);
+      if (TWO_MINUTE_FRAMES) frameTrial('raw, 2-minute excerpt (frames)', 'raw', segmentsIn(2));
       frameTrial(`raw, whole clip (${clipSegments} segments, frames)`, 'raw', clipSegments);
       frameTrial(`480p @ 1 Mbps, whole clip (frames)`, '480p @ 1 Mbps', clipSegments);
       frameTrial(`720p @ 500 kbps, whole clip (frames)`, '720p @ 500 kbps', clipSegments);
     }
     for (let t = 0; t < TRIALS * 4; t++) {
-      decisionTrial('raw, 2-minute excerpt (20-min video)', 'raw', startOf(20), 20, 1);
-      decisionTrial('raw, 4-minute excerpt (20-min video)', 'raw', startOf(40), 40, 1);
-      decisionTrial('480p @ 1 Mbps, 10-minute excerpt', '480p @ 1 Mbps', startOf(100), 100, 1);
-      decisionTrial('720p @ 500 kbps, 10-minute excerpt', '720p @ 500 kbps', startOf(100), 100, 1);
+      decisionTrial('raw, 2-minute excerpt (20-min video)', 'raw', startOf(wholeIn(2)), wholeIn(2), 1);
+      decisionTrial('raw, 4-minute excerpt (20-min video)', 'raw', startOf(wholeIn(4)), wholeIn(4), 1);
+      decisionTrial(
+        '480p @ 1 Mbps, 10-minute excerpt',
+        '480p @ 1 Mbps',
+        startOf(wholeIn(10)),
+        wholeIn(10),
+        1,
+      );
+      decisionTrial(
+        '720p @ 500 kbps, 10-minute excerpt',
+        '720p @ 500 kbps',
+        startOf(wholeIn(10)),
+        wholeIn(10),
+        1,
+      );
       decisionTrial('two colluders splicing, raw, whole video', 'raw', 0, VIDEO_SEGMENTS, 2);
       decisionTrial('two colluders splicing, 480p @ 1 Mbps', '480p @ 1 Mbps', 0, VIDEO_SEGMENTS, 2);
     }
@@ -365,7 +391,7 @@ export async function run(): Promise<boolean> {
       `\nTracing: ${DESIGN_SESSIONS.toLocaleString()} sessions per video (the leaker(s) + ${innocents.length.toLocaleString()} innocents), accusation at P(innocent) <= 1e-6 / ${DESIGN_SESSIONS.toLocaleString()}`,
     );
     console.log(
-      `minimum decided segments to accuse anyone: ${minimumDecidedSegments()} (${(minimumDecidedSegments() * SEGMENT_SECONDS) / 60} min); agreements needed of 100: ${agreementsToAccuse(100)}, of 200: ${agreementsToAccuse(200)}`,
+      `minimum decided segments to accuse anyone: ${minimumDecidedSegments()} (${(minimumDecidedSegments() * MARK_SEGMENT_SECONDS) / 60} min); agreements needed of ${segmentsIn(2)} (2 min): ${agreementsToAccuse(segmentsIn(2))}, of ${segmentsIn(10)} (10 min): ${agreementsToAccuse(segmentsIn(10))}`,
     );
     console.log(
       '| trial                                        | trials | right session | no session | innocents named | decided (mean) |',
@@ -390,8 +416,13 @@ export async function run(): Promise<boolean> {
       [
         'Raw, any 2-minute excerpt',
         '100% of >= 50',
-        `${pct(rate('raw, 2-minute excerpt (frames)'))} (20 segments < the ${minimumDecidedSegments()} needed; 4-minute excerpt: ${pct(rate('raw, 4-minute excerpt (20-min video)'))})`,
-        rate('raw, 2-minute excerpt (frames)') === 1,
+        `${pct(rate('raw, 2-minute excerpt (20-min video)'))} on a 20-minute video; ` +
+          (TWO_MINUTE_FRAMES
+            ? `${pct(rate('raw, 2-minute excerpt (frames)'))} spliced from the clip's frames`
+            : `frames not tried (the clip is shorter than 2 minutes)`) +
+          ` (${wholeIn(2)} whole segments of ${MARK_SEGMENT_SECONDS} s; ${minimumDecidedSegments()} needed)`,
+        rate('raw, 2-minute excerpt (20-min video)') === 1 &&
+          (!TWO_MINUTE_FRAMES || rate('raw, 2-minute excerpt (frames)') === 1),
       ],
       [
         '480p @ 1 Mbps, 10-minute excerpt',

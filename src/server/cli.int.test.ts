@@ -129,6 +129,7 @@ describe('npm run cli on a checkout that was never built', () => {
       'import-students',
       'media:migrate',
       'media:rekey',
+      'media:mark',
       'nginx:config',
       'doctor',
       'migrate:post-deploy',

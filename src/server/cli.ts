@@ -18,6 +18,7 @@ import { describeTrace, traceFile } from './forensic/trace-file';
 import { nginxSite } from './media/delivery/nginx-config';
 import { nginxLinkSecret } from './media/delivery/segment-urls';
 import { migrateMedia } from './media/migrate';
+import { queueMarking, videosToMark } from './media/packaging/mark-video';
 import { rekeyVideo, videosToRekey } from './media/packaging/rekey';
 import { createLogger, openRuntime } from './runtime';
 import { BackupError, runBackup } from './backup';
@@ -29,6 +30,10 @@ const COMMANDS = [
   ['import-students', 'Add students from FILE.csv (header rollno,name,email[,username][,password])'],
   ['media:migrate', 'Move every video to a store: --to s3|local (copy, verify, switch, remove the old copy)'],
   ['media:rekey', 'Re-encrypt videos packaged with one key with rotating keys (resumable; plays throughout)'],
+  [
+    'media:mark',
+    'Queue forensic marking of videos packaged unmarked (FORENSIC_MARKS=on; resumable; plays throughout): [--video ID]',
+  ],
   ['nginx:config', 'Print the nginx site for SEGMENT_DELIVERY=nginx: [--listen 80] [--lectern HOST:PORT]'],
   [
     'doctor',
@@ -190,6 +195,27 @@ async function run(argv: string[]): Promise<number> {
         console.log(`${ids.length} video${ids.length === 1 ? '' : 's'} to re-key.`);
         for (const id of ids) if (await rekeyVideo(ctx, id)) console.log(`re-keyed ${id}`);
         console.log('Done.');
+        return 0;
+      }
+      case 'media:mark': {
+        if (!config.forensicMarks) {
+          console.error(
+            'media:mark marks with FORENSIC_MARKS=on: set it for the workers and here (docs/FORENSIC.md).',
+          );
+          return 2;
+        }
+        if (values.video !== undefined && !isUuid(values.video)) {
+          console.error(`--video must be a video id (a UUID), not "${values.video}".`);
+          return 2;
+        }
+        const unmarked = await videosToMark(ctx, values.video);
+        const queued = await queueMarking(ctx, unmarked);
+        const plural = (n: number) => `${n} video${n === 1 ? '' : 's'}`;
+        console.log(
+          `${plural(unmarked.length)} not fully marked; queued ${plural(queued.length)}` +
+            (unmarked.length > queued.length ? ` (${unmarked.length - queued.length} already queued)` : '') +
+            '. The worker marks one at a time at the lowest CPU priority; they play throughout.',
+        );
         return 0;
       }
       case 'backup': {

@@ -11,6 +11,7 @@ import { courses, enrollments, videoAccess, videos } from '../../src/server/db/s
 import { jobHandlers, jobTypeLimits } from '../../src/server/jobs/registry';
 import { JobRunner } from '../../src/server/jobs/runner';
 import type { TestClient } from './http-client';
+import { makeLectureClip } from './lecture-clip';
 import { readText, type MediaStore } from '../../src/server/media/store';
 import { createTestBucket, type StoreName, type TestBucket } from './stores';
 import { later, TestServer, type TestServerOptions } from './test-server';
@@ -157,6 +158,14 @@ export class MediaTestServer {
   /** Uploads a generated clip as `admin` and waits until it is packaged (`ready`); the upload's answer. */
   async uploadReady(admin: TestClient, clip: ClipOptions, fileName: string) {
     const uploaded = await uploadVideo(admin, await makeClip(clip), fileName);
+    expect((await this.settled(uploaded.videoId)).status).toBe('ready');
+    return uploaded;
+  }
+
+  /** Uploads a small lecture-like clip (320x180, `seconds` long, made in `dir`) and waits until it plays. */
+  async uploadLectureReady(admin: TestClient, dir: string, seconds: number) {
+    const clip = await makeLectureClip(path.join(dir, 'lecture.mp4'), { seconds, width: 320, height: 180 });
+    const uploaded = await uploadVideo(admin, clip, 'lecture.mp4');
     expect((await this.settled(uploaded.videoId)).status).toBe('ready');
     return uploaded;
   }

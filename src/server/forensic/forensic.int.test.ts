@@ -5,9 +5,10 @@ import { deliveryModes, deliverySuite, firstRendition, get } from '../../../test
 import { decodeHls } from '../../../test/support/media-kit';
 import { playbackSessions, videos } from '../db/schema';
 import { sessionSequence } from './code';
-import { VARIANT_B_TAG, VARIANT_FILE_PATTERN } from './mark';
+import { MARK_SEGMENT_SECONDS, VARIANT_B_TAG, VARIANT_FILE_PATTERN } from './mark';
 
-const SECONDS = 30; // 5 segments: two sessions pick the same variants with probability 1/32
+const SECONDS = 30; // 10 marked segments: two sessions pick the same variants with probability 1/1024
+const SEGMENTS = SECONDS / MARK_SEGMENT_SECONDS;
 
 const fileOf = (uri: string) => path.posix.basename(new URL(uri).pathname);
 
@@ -57,8 +58,11 @@ describe.each(deliveryModes)('forensic A/B marks, SEGMENT_DELIVERY=%s (%s store)
     );
     const a = packaged.filter((l) => l && !l.startsWith('#'));
     const b = packaged.filter((l) => l.startsWith(VARIANT_B_TAG)).map((l) => l.slice(VARIANT_B_TAG.length));
-    expect(a).toHaveLength(5);
-    expect(b).toHaveLength(5);
+    expect(a).toHaveLength(SEGMENTS);
+    expect(b).toHaveLength(SEGMENTS);
+    // Cut on the marked grid: one bit of the session's sequence every MARK_SEGMENT_SECONDS.
+    const lengths = packaged.flatMap((l) => /^#EXTINF:([\d.]+)/.exec(l)?.[1] ?? []).map(Number);
+    for (const length of lengths) expect(length).toBeCloseTo(MARK_SEGMENT_SECONDS, 1);
 
     const first = await viewer();
     const seen: string[][] = [];
@@ -78,7 +82,7 @@ describe.each(deliveryModes)('forensic A/B marks, SEGMENT_DELIVERY=%s (%s store)
         .orderBy(desc(playbackSessions.startedAt))
         .limit(1);
       expect(session!.code).toBe(v.code);
-      const sequence = sessionSequence(secret, v.code, 5);
+      const sequence = sessionSequence(secret, v.code, SEGMENTS);
       expect(files).toEqual(a.map((name, k) => (sequence[k] ? b[k] : name)));
       seen.push(files);
       if (seen.some((other) => other.join() !== files.join())) break;

@@ -13,6 +13,13 @@ export const MARK_AMPLITUDE = 1;
 
 export type Variant = 'A' | 'B';
 
+/**
+ * Marked renditions cut 3 s segments (unmarked ones 6 s): each segment carries one bit of the
+ * session's sequence, and naming a session needs 34 decided bits (code.ts), so any 2-minute excerpt
+ * (at least 39 whole segments) is enough. It costs a keyframe every 3 s on marked renditions only.
+ */
+export const MARK_SEGMENT_SECONDS = 3;
+
 /** One 8-bit grey frame per segment (128 +- amplitude): the pattern ffmpeg reads as a second input. */
 export function patternFrames(secret: Buffer, segments: number, amplitude = MARK_AMPLITUDE): Buffer {
   const cells = PATTERN_COLS * PATTERN_ROWS;

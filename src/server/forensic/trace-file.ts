@@ -1,10 +1,9 @@
-import { createDecipheriv } from 'node:crypto';
 import { and, eq, isNotNull } from 'drizzle-orm';
 import type { AppContext } from '../context';
-import { playbackSessions, users, videoKeys, videos } from '../db/schema';
+import { playbackSessions, users, videos } from '../db/schema';
 import { createMediaTools } from '../media/ffmpeg';
-import { PLAYLIST, SEGMENT_SECONDS } from '../media/packaging/hls';
-import { periodOfKeyUri } from '../media/packaging/segment-keys';
+import { PLAYLIST } from '../media/packaging/hls';
+import { renditionSegments } from '../media/packaging/rendition-reader';
 import { mediaKeys, readText, renditionName, type MediaStore } from '../media/store';
 import {
   accuse,
@@ -16,7 +15,7 @@ import {
 } from './code';
 import { alignExcerpt, decideSegments, DETECT_FPS, type Reference } from './detector';
 import { decodeLuma } from './luma';
-import { VARIANT_B_TAG } from './mark';
+import { MARK_SEGMENT_SECONDS, VARIANT_B_TAG } from './mark';
 
 export interface TracedLeak {
   code: string;
@@ -55,51 +54,26 @@ interface MarkedVideo {
   store: MediaStore;
 }
 
-/**
- * The decrypted MPEG-TS of one variant of a marked rendition, segment after segment (the
- * reference the suspect is compared with), straight from the store.
- */
-async function* variantStream(ctx: AppContext, video: MarkedVideo, rendition: string, variant: 'A' | 'B') {
-  const playlist = await readText(video.store, mediaKeys.videoFile(video.id, rendition, PLAYLIST));
-  if (!playlist?.includes(VARIANT_B_TAG)) throw new Error(`rendition ${rendition} is not marked`);
-  const keys = new Map(
-    (await ctx.db.select().from(videoKeys).where(eq(videoKeys.videoId, video.id))).map((k) => [
-      k.period,
-      Buffer.from(k.key, 'hex'),
-    ]),
-  );
-  let period = 0;
-  let sequence = 0;
-  let alternate = '';
-  for (const line of playlist.split('\n')) {
-    const seq = /^#EXT-X-MEDIA-SEQUENCE:(\d+)/.exec(line);
-    if (seq) sequence = Number(seq[1]);
-    const key = /^#EXT-X-KEY:.*URI="([^"]*)"/.exec(line);
-    if (key) period = periodOfKeyUri(key[1]!);
-    if (line.startsWith(VARIANT_B_TAG)) alternate = line.slice(VARIANT_B_TAG.length);
-    if (!line || line.startsWith('#')) continue;
-    const file = variant === 'A' ? line : alternate;
-    const read = await video.store.read(mediaKeys.videoFile(video.id, rendition, file));
-    if (!read?.body) throw new Error(`segment ${file} is missing`);
-    const pieces: Buffer[] = [];
-    for await (const piece of read.body) pieces.push(piece as Buffer);
-    const iv = Buffer.alloc(16);
-    iv.writeUInt32BE(sequence++, 12);
-    const decipher = createDecipheriv('aes-128-cbc', keys.get(period)!, iv);
-    yield Buffer.concat([decipher.update(Buffer.concat(pieces)), decipher.final()]);
-  }
-}
-
 /** Both variants of the video's smallest marked rendition, as the detector sees them. */
 async function referenceOf(ctx: AppContext, video: MarkedVideo, signal?: AbortSignal): Promise<Reference> {
   const rendition = renditionName(Math.min(...video.renditions));
-  const decode = (variant: 'A' | 'B') =>
-    decodeLuma('-', {
-      stdin: variantStream(ctx, video, rendition, variant),
-      inputArgs: ['-f', 'mpegts'],
-      signal,
-    });
-  return { a: await decode('A'), b: await decode('B'), segmentSeconds: SEGMENT_SECONDS };
+  const decode = async (variant: 'A' | 'B') => {
+    const stdin = await renditionSegments(ctx.db, video.store, video.id, rendition, variant);
+    if (!stdin) throw new Error(`rendition ${rendition} of ${video.id} is missing`);
+    return decodeLuma('-', { stdin, inputArgs: ['-f', 'mpegts'], signal });
+  };
+  return {
+    a: await decode('A'),
+    b: await decode('B'),
+    segmentSeconds: await segmentSecondsOf(video, rendition),
+  };
+}
+
+/** The rendition's segment grid, from its first #EXTINF (every segment but the last has that length). */
+async function segmentSecondsOf(video: MarkedVideo, rendition: string): Promise<number> {
+  const playlist = await readText(video.store, mediaKeys.videoFile(video.id, rendition, PLAYLIST));
+  const first = /^#EXTINF:([\d.]+)/m.exec(playlist ?? '');
+  return first ? Math.round(Number(first[1]) * 10) / 10 : MARK_SEGMENT_SECONDS;
 }
 
 async function markedVideos(ctx: AppContext, videoId: string | undefined): Promise<MarkedVideo[]> {
@@ -239,7 +213,7 @@ export function describeTrace(result: TraceFileResult): string {
       if (!result.accused.length) {
         const need = Number.isFinite(result.threshold)
           ? `${result.threshold} of ${result.decided} agreeing with one session`
-          : `at least ${minimumDecidedSegments()} decided segments (${((minimumDecidedSegments() * SEGMENT_SECONDS) / 60).toFixed(1)} minutes of video)`;
+          : `at least ${minimumDecidedSegments()} decided segments (${((minimumDecidedSegments() * MARK_SEGMENT_SECONDS) / 60).toFixed(1)} minutes of video)`;
         return `${head}\nNo session found: the evidence is below the threshold (${need}).`;
       }
       const lines = result.accused.map(

@@ -3,15 +3,14 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeLectureClip } from '../../../test/support/lecture-clip';
-import { makeClip, MediaTestServer, uploadVideo } from '../../../test/support/media-kit';
+import { makeClip, MediaTestServer } from '../../../test/support/media-kit';
 import { suiteTempDirs } from '../../../test/support/temp-dirs';
-import { VARIANT_B_TAG } from './mark';
+import { MARK_SEGMENT_SECONDS, VARIANT_B_TAG } from './mark';
 import { describeTrace, traceFile } from './trace-file';
 
 const run = promisify(execFile);
-/** 36 segments: just above the 34 decided segments the code needs to name anyone. */
-const SECONDS = 216;
+/** 38 segments: just above the 34 decided segments the code needs to name anyone. */
+const SECONDS = 38 * MARK_SEGMENT_SECONDS;
 
 describe('trace:file names the student whose links and keys made a copy', () => {
   const makeTempDir = suiteTempDirs();
@@ -29,15 +28,9 @@ describe('trace:file names the student whose links and keys made a copy', () => 
       env: { FORENSIC_MARKS: 'on', OPEN_HOURS: 'always' },
     });
     const admin = (await media.server.adminClient()).client;
-    const clip = await makeLectureClip(path.join(work, 'lecture.mp4'), {
-      seconds: SECONDS,
-      width: 320,
-      height: 180,
-    });
-    const uploaded = await uploadVideo(admin, clip, 'lecture.mp4');
+    const uploaded = await media.uploadLectureReady(admin, work, SECONDS);
     videoId = uploaded.videoId;
     url = uploaded.body.url;
-    expect((await media.settled(videoId)).status).toBe('ready');
     const deadline = Date.now() + 240_000;
     while (!(await media.objectText(`videos/${videoId}/v180/index.m3u8`))?.includes(VARIANT_B_TAG)) {
       if (Date.now() > deadline) throw new Error('the rendition was not marked within 240 s');

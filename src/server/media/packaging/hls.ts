@@ -54,7 +54,12 @@ export function ladderFor(sourceHeight: number): number[] {
 
 const evenDown = (n: number) => Math.max(2, n - (n % 2));
 
-function encodeArgs(height: number, audio: 'aac' | 'none', scaled: boolean): string[] {
+function encodeArgs(
+  height: number,
+  audio: 'aac' | 'none',
+  scaled: boolean,
+  segmentSeconds: number,
+): string[] {
   const maxrate = RUNG_MAXRATE[height] ?? Math.round((height * height * 3) / 500);
   return [
     ...(scaled ? [] : ['-vf', `scale=-2:${height}`]),
@@ -74,7 +79,7 @@ function encodeArgs(height: number, audio: 'aac' | 'none', scaled: boolean): str
     `${maxrate * 2}k`,
     // Keyframes on the segment grid, so every rung cuts at the same instants and players can switch.
     '-force_key_frames',
-    `expr:gte(t,n_forced*${SEGMENT_SECONDS})`,
+    `expr:gte(t,n_forced*${segmentSeconds})`,
     '-sc_threshold',
     '0',
     ...(audio === 'aac' ? ['-c:a', 'aac', '-b:a', '128k', '-ac', '2'] : []),
@@ -96,16 +101,19 @@ export async function writeRendition(
     lowPriority?: boolean;
     /** A forensic variant (docs/FORENSIC.md): the pattern file and which sign; needs an `encode` plan. */
     mark?: { patternFile: string; variant: Variant };
+    /** Segment length (and keyframe grid); SEGMENT_SECONDS unless marked (MARK_SEGMENT_SECONDS). */
+    segmentSeconds?: number;
   },
 ): Promise<RenditionInfo> {
   const { source, outDir, plan, mark } = input;
+  const segmentSeconds = input.segmentSeconds ?? SEGMENT_SECONDS;
   if (mark && plan.kind !== 'encode') throw new Error('a marked rendition must be encoded');
   await ensureScratchDir(outDir);
   const marking =
     mark && plan.kind === 'encode'
       ? markFilter({
           patternFile: mark.patternFile,
-          segmentSeconds: SEGMENT_SECONDS,
+          segmentSeconds,
           variant: mark.variant,
           scale: `-2:${plan.height}`,
         })
@@ -121,7 +129,7 @@ export async function writeRendition(
               ? ['-c:a', 'aac', '-b:a', '128k']
               : []),
         ]
-      : encodeArgs(plan.height, plan.audio, marking !== undefined);
+      : encodeArgs(plan.height, plan.audio, marking !== undefined, segmentSeconds);
   await tools.ffmpeg(
     [
       '-i',
@@ -138,7 +146,7 @@ export async function writeRendition(
       '-f',
       'hls',
       '-hls_time',
-      String(SEGMENT_SECONDS),
+      String(segmentSeconds),
       '-hls_playlist_type',
       'vod',
       '-hls_segment_type',

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { videos } from '../../db/schema';
 import type { JobHandler } from '../../jobs/types';
-import { mediaKeys } from '../store';
+import { mediaKeys, type MediaStore } from '../store';
 import { ladderFor, writeRendition } from './hls';
 import { encryptRendition, videoKeysFor } from './segment-keys';
 import {
@@ -12,7 +12,7 @@ import {
   sourceFile,
   type PackagingDeps,
 } from './package-job';
-import { markRenditions } from './mark-video';
+import { markRenditions, unmarkedSource } from './mark-video';
 import { trackVideoWork } from './video-work';
 
 /**
@@ -30,7 +30,11 @@ export function ladderHandler(ctx: AppContext, deps: PackagingDeps): JobHandler<
     const store = ctx.media.of(video.store);
     const sourceName = `${videoId}.ladder`;
     try {
-      const source = await sourceFile(store, scratch, videoId, sourceName);
+      // The upload, or (for `media:mark` of a video packaged unmarked) its tallest unmarked rendition.
+      const marking = ctx.config.forensicMarks
+        ? await unmarkedSourceIfGone(ctx, store, video.renditions, videoId, sourceName)
+        : undefined;
+      const source = marking?.file ?? (await sourceFile(store, scratch, videoId, sourceName));
       if (!source) return; // done before
 
       await trackVideoWork(ctx, videoId, run.signal, async (signal) => {
@@ -38,7 +42,9 @@ export function ladderHandler(ctx: AppContext, deps: PackagingDeps): JobHandler<
         if (!probe?.video) return;
         if (ctx.config.forensicMarks) {
           // Every rung twice, A and B, the source's height included (docs/FORENSIC.md).
-          const done = await markRenditions(ctx, tools, { videoId, store, source, probe, run, signal });
+          const done = await markRenditions(ctx, tools, {
+            videoId, store, source, probe, run, signal, heights: marking?.heights,
+          }); // prettier-ignore
           if (done) await store.delete(mediaKeys.source(videoId));
           return;
         }
@@ -85,4 +91,16 @@ export function ladderHandler(ctx: AppContext, deps: PackagingDeps): JobHandler<
       await clearScratch(scratch, sourceName);
     }
   };
+}
+
+/** With the upload gone, the rendition marking starts from (mark-video.ts); undefined while the upload is there. */
+async function unmarkedSourceIfGone(
+  ctx: AppContext,
+  store: MediaStore,
+  renditions: number[],
+  videoId: string,
+  name: string,
+) {
+  if (await store.head(mediaKeys.source(videoId))) return undefined;
+  return unmarkedSource(ctx, store, videoId, renditions, name);
 }

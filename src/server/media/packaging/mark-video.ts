@@ -1,20 +1,27 @@
+import { createWriteStream } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { and, eq } from 'drizzle-orm';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import { videos } from '../../db/schema';
-import { VARIANT_B_TAG } from '../../forensic/mark';
+import { jobs, videos } from '../../db/schema';
+import { enqueueJob } from '../../jobs/queue';
+import { LADDER_ATTEMPTS, LADDER_PRIORITY } from '../job-types';
 import { forensicSecretOf } from '../../forensic/sessions';
 import type { JobRunContext } from '../../jobs/types';
 import type { MediaTools, ProbeResult } from '../ffmpeg';
 import { mediaKeys, readText, renditionName, type MediaStore } from '../store';
 import { ladderFor, PLAYLIST } from './hls';
 import { writeMarkedRendition } from './marked-rendition';
+import { isMarkedPlaylist, renditionSegments } from './rendition-reader';
 import { assertStillWanted, clearScratch } from './package-job';
 import { queueRekeyCleanup } from './rekey';
 import { videoKeysFor } from './segment-keys';
 
 const evenDown = (n: number) => Math.max(2, n - (n % 2));
+/** The marked rungs of a video whose tallest picture is `height` pixels high. */
+const ladderOf = (height: number) => [evenDown(height), ...ladderFor(height)];
 
 /**
  * FORENSIC_MARKS=on, from the ladder job: every rung, the source's own height first, written as a
@@ -33,16 +40,18 @@ export async function markRenditions(
     probe: ProbeResult;
     run: JobRunContext;
     signal: AbortSignal;
+    /** The rungs the video ends with; by default the source's height and the ladder below it. */
+    heights?: number[];
   },
 ): Promise<boolean> {
   const { videoId, store, source, probe, run, signal } = input;
   const secret = await forensicSecretOf(ctx.db, videoId);
   if (!secret) return false;
-  const heights = [evenDown(probe.video!.height), ...ladderFor(probe.video!.height)];
+  const heights = input.heights ?? ladderOf(probe.video!.height);
   for (const height of heights) {
     const rendition = renditionName(height);
     const current = await readText(store, mediaKeys.videoFile(videoId, rendition, PLAYLIST));
-    if (current?.includes(VARIANT_B_TAG)) continue;
+    if (isMarkedPlaylist(current)) continue;
     const name = `${videoId}.mark.${rendition}`;
     try {
       const dir = await ctx.media.scratch.folder(name);
@@ -116,4 +125,75 @@ export async function markRenditions(
     await queueRekeyCleanup(tx, videoId, keys, now);
   });
   return true;
+}
+
+/**
+ * For a video packaged before FORENSIC_MARKS=on (its upload removed after the ladder): its tallest
+ * rendition not marked yet, decrypted into one MPEG-TS file in the scratch folder (`<name>.source`,
+ * which clearScratch removes), and the rungs the video ends with. Marking re-encodes from that
+ * rendition (one more generation of compression). Undefined when every rendition is marked.
+ */
+export async function unmarkedSource(
+  ctx: AppContext,
+  store: MediaStore,
+  videoId: string,
+  renditions: number[],
+  name: string,
+): Promise<{ file: string; heights: number[] } | undefined> {
+  const tallestFirst = [...renditions].sort((a, b) => b - a);
+  for (const height of tallestFirst) {
+    const rendition = renditionName(height);
+    const playlist = await readText(store, mediaKeys.videoFile(videoId, rendition, PLAYLIST));
+    if (playlist === undefined || isMarkedPlaylist(playlist)) continue;
+    const segments = await renditionSegments(ctx.db, store, videoId, rendition);
+    if (!segments) continue;
+    await ctx.media.scratch.ensure();
+    const file = ctx.media.scratch.path(`${name}.source`);
+    await pipeline(Readable.from(segments), createWriteStream(file));
+    return { file, heights: ladderOf(tallestFirst[0]!) };
+  }
+  return undefined;
+}
+
+/** Ready videos (all, or `videoId`) with a rendition not marked yet, oldest first. */
+export async function videosToMark(ctx: AppContext, videoId?: string): Promise<string[]> {
+  const rows = await ctx.db
+    .select({ id: videos.id, store: videos.store, renditions: videos.renditions })
+    .from(videos)
+    .where(and(eq(videos.status, 'ready'), videoId ? eq(videos.id, videoId) : undefined))
+    .orderBy(videos.createdAt);
+  const out: string[] = [];
+  for (const row of rows) {
+    const store = ctx.media.of(row.store);
+    for (const height of row.renditions) {
+      const playlist = await readText(store, mediaKeys.videoFile(row.id, renditionName(height), PLAYLIST));
+      if (!isMarkedPlaylist(playlist)) {
+        out.push(row.id);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * `media:mark`: queues the ladder job of each video in `videoIds` that has none pending; with
+ * FORENSIC_MARKS=on the ladder marks what is not marked yet (ladder-job.ts). Returns those queued.
+ */
+export async function queueMarking(ctx: AppContext, videoIds: string[]): Promise<string[]> {
+  if (!videoIds.length) return [];
+  const pending = await ctx.db
+    .select({ videoId: sql<string>`${jobs.payload}->>'videoId'` })
+    .from(jobs)
+    .where(and(eq(jobs.type, 'media.ladder'), inArray(jobs.status, ['queued', 'running'])));
+  const busy = new Set(pending.map((p) => p.videoId));
+  const queued = videoIds.filter((id) => !busy.has(id));
+  for (const videoId of queued)
+    await enqueueJob(
+      ctx.db,
+      'media.ladder',
+      { videoId },
+      { priority: LADDER_PRIORITY, maxAttempts: LADDER_ATTEMPTS },
+    );
+  return queued;
 }

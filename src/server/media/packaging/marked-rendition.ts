@@ -1,9 +1,15 @@
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { patternFrames, VARIANT_B_TAG, variantFileName, type Variant } from '../../forensic/mark';
+import {
+  MARK_SEGMENT_SECONDS,
+  patternFrames,
+  VARIANT_B_TAG,
+  variantFileName,
+  type Variant,
+} from '../../forensic/mark';
 import type { MediaTools } from '../ffmpeg';
 import { ensureScratchDir } from '../store/scratch';
-import { INFO_FILE, PLAYLIST, SEGMENT_SECONDS, writeRendition, type RenditionInfo } from './hls';
+import { INFO_FILE, PLAYLIST, writeRendition, type RenditionInfo } from './hls';
 import { encryptRendition, type KeysFor } from './segment-keys';
 
 /**
@@ -30,7 +36,7 @@ export async function writeMarkedRendition(
 ): Promise<RenditionInfo> {
   await ensureScratchDir(input.outDir);
   const patternFile = path.join(input.outDir, 'pattern.gray');
-  const segments = Math.max(1, Math.ceil(input.durationSeconds / SEGMENT_SECONDS - 1e-6));
+  const segments = Math.max(1, Math.ceil(input.durationSeconds / MARK_SEGMENT_SECONDS - 1e-6));
   await writeFile(patternFile, patternFrames(input.secret, segments));
   const lists: Record<Variant, string[]> = { A: [], B: [] };
   let info: RenditionInfo | undefined;
@@ -42,6 +48,7 @@ export async function writeMarkedRendition(
       outDir: dir,
       plan: { kind: 'encode', height: input.height, audio: input.audio },
       mark: { patternFile, variant },
+      segmentSeconds: MARK_SEGMENT_SECONDS,
       signal: input.signal,
       lowPriority: true,
     });
