@@ -1,11 +1,27 @@
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 const server = process.env.LECTERN_DEV_API ?? 'http://127.0.0.1:3000';
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   root: 'src/web',
   plugins: [react()],
+  resolve: {
+    // React Router 7's package exports point every import at its development build (dev warnings
+    // on, bigger: remix-run/react-router#14102); the build takes the production one it also ships.
+    alias:
+      command === 'build'
+        ? [
+            {
+              find: /^react-router$/,
+              replacement: fileURLToPath(
+                new URL('node_modules/react-router/dist/production/index.mjs', import.meta.url),
+              ),
+            },
+          ]
+        : [],
+  },
   build: {
     outDir: '../../dist/web',
     emptyOutDir: true,
@@ -22,4 +38,4 @@ export default defineConfig({
   server: {
     proxy: { '/api': server, '/stream': server, '/thumbnails': server },
   },
-});
+}));

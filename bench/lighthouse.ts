@@ -17,6 +17,10 @@
  *   BENCH_LIGHTHOUSE_NO_BUILD=1     use dist as it is
  *   BENCH_LIGHTHOUSE_PAGES=dashboard,course   only these pages (signin, dashboard, course)
  *   BENCH_LIGHTHOUSE_REPORTS=dir    also save each run's full report (JSON) there
+ *   BENCH_LIGHTHOUSE_BASELINE=dir   also audit another built checkout (runs alternate between the
+ *                                   two) and print it beside this one: e.g. the round's start,
+ *                                   `git worktree add /tmp/base ee322e6 && cd /tmp/base &&
+ *                                   ln -s "$OLDPWD/node_modules" && npm run build`
  *
  * Standalone: node --import tsx bench/lighthouse.ts
  */
@@ -60,7 +64,7 @@ interface Server {
 }
 
 /** The built server, as `npm start` runs it but on a free port in a throwaway folder, demo content on. */
-async function startServer(): Promise<Server> {
+async function startServer(root: string): Promise<Server> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'lectern-bench-lighthouse-'));
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
@@ -77,7 +81,7 @@ async function startServer(): Promise<Server> {
   // Mail goes to DATA_DIR/outbox; the demo data lives in the embedded database under DATA_DIR.
   for (const name of ['SMTP_URL', 'DATABASE_URL', 'REDIS_URL', 'WEB_CONCURRENCY', 'ROLE']) delete env[name];
   const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], {
-    cwd: ROOT,
+    cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -255,7 +259,10 @@ function medianFigures(runs: Figures[]): Figures {
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
 
-function printTable(rows: { name: string; path: string; figures: Figures; runs: Figures[] }[]): boolean {
+function printTable(
+  label: string,
+  rows: { name: string; path: string; figures: Figures; runs: Figures[] }[],
+): boolean {
   const header = [
     'page',
     'perf',
@@ -286,7 +293,7 @@ function printTable(rows: { name: string; path: string; figures: Figures; runs: 
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const format = (cells: string[]) =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  console.log(`\nMedian of ${RUNS} run(s) per page, Lighthouse mobile preset:`);
+  console.log(`\n${label}: median of ${RUNS} run(s) per page, Lighthouse mobile preset:`);
   console.log(format(header));
   lines.forEach((l) => console.log(format(l)));
   console.log(
@@ -320,42 +327,86 @@ export async function run(): Promise<boolean> {
   const reports = process.env.BENCH_LIGHTHOUSE_REPORTS;
   if (reports) await mkdir(reports, { recursive: true });
 
-  const server = await startServer();
+  const builds = [
+    { label: 'This build', root: ROOT },
+    ...(process.env.BENCH_LIGHTHOUSE_BASELINE
+      ? [{ label: 'Baseline', root: path.resolve(process.env.BENCH_LIGHTHOUSE_BASELINE) }]
+      : []),
+  ];
+  const servers: Server[] = [];
   try {
-    const lectures = await waitForDemoLectures(server);
-    const { cookie, courseId } = await signInDemoStudent(server);
-    console.log(`Lectern at ${server.url}, ${lectures} demo lectures packaged, demo student signed in.`);
-    const pages = [
-      // The sign-in page is what a signed-out phone sees: no cookie.
-      { name: 'signin', path: '/', cookie: '' },
-      { name: 'dashboard', path: '/dashboard', cookie },
-      { name: 'course', path: `/course/${courseId}`, cookie },
-    ].filter((p) => !only || only.includes(p.name));
-
-    const rows = [];
-    for (const page of pages) {
-      const runs: Figures[] = [];
-      for (let i = 0; i < RUNS; i++) {
-        const lhr = await audit(`${server.url}${page.path}`, page.cookie);
-        if (new URL(lhr.finalDisplayedUrl).pathname !== page.path)
-          throw new Error(`${page.path} ended on ${lhr.finalDisplayedUrl}: the session did not hold`);
-        const figures = figuresOf(lhr);
-        runs.push(figures);
-        console.log(
-          `  ${page.name} run ${i + 1}: performance ${figures.performance}, LCP ${seconds(figures.lcpMs)}, ` +
-            `TBT ${figures.tbtMs.toFixed(0)} ms, CLS ${figures.cls.toFixed(3)}, JS ${kib(figures.scriptBytes)}, ` +
-            `machine ${figures.benchmarkIndex.toFixed(0)}` +
-            failedAudits(lhr)
-              .map((f) => `; failed ${f}`)
-              .join(''),
-        );
-        if (reports) await writeFile(path.join(reports, `${page.name}-${i + 1}.json`), JSON.stringify(lhr));
-      }
-      rows.push({ ...page, figures: medianFigures(runs), runs });
+    const targets: {
+      label: string;
+      root: string;
+      server: Server;
+      pages: { name: string; path: string; cookie: string }[];
+      rows: Parameters<typeof printTable>[1];
+    }[] = [];
+    for (const build of builds) {
+      const server = await startServer(build.root);
+      servers.push(server);
+      const lectures = await waitForDemoLectures(server);
+      const { cookie, courseId } = await signInDemoStudent(server);
+      console.log(
+        `${build.label} (${build.root}) at ${server.url}, ${lectures} demo lectures packaged, demo student signed in.`,
+      );
+      const pages = [
+        // The sign-in page is what a signed-out phone sees: no cookie.
+        { name: 'signin', path: '/', cookie: '' },
+        { name: 'dashboard', path: '/dashboard', cookie },
+        { name: 'course', path: `/course/${courseId}`, cookie },
+      ].filter((p) => !only || only.includes(p.name));
+      targets.push({ ...build, server, pages, rows: [] });
     }
-    return printTable(rows);
+
+    const pageNames = targets[0]!.pages.map((p) => p.name);
+    for (const [index, name] of pageNames.entries()) {
+      const runs = targets.map(() => [] as Figures[]);
+      // The builds take turns, so a busy minute on the machine falls on both.
+      for (let i = 0; i < RUNS; i++) {
+        for (const [t, target] of targets.entries()) {
+          const page = target.pages[index]!;
+          const lhr = await audit(`${target.server.url}${page.path}`, page.cookie);
+          if (new URL(lhr.finalDisplayedUrl).pathname !== page.path)
+            throw new Error(`${page.path} ended on ${lhr.finalDisplayedUrl}: the session did not hold`);
+          const figures = figuresOf(lhr);
+          runs[t]!.push(figures);
+          console.log(
+            `  ${targets.length > 1 ? `${target.label.toLowerCase()} ` : ''}${name} run ${i + 1}: performance ${figures.performance}, LCP ${seconds(figures.lcpMs)}, ` +
+              `TBT ${figures.tbtMs.toFixed(0)} ms, CLS ${figures.cls.toFixed(3)}, JS ${kib(figures.scriptBytes)}, ` +
+              `machine ${figures.benchmarkIndex.toFixed(0)}` +
+              failedAudits(lhr)
+                .map((f) => `; failed ${f}`)
+                .join(''),
+          );
+          if (reports)
+            await writeFile(
+              path.join(reports, `${t ? 'baseline-' : ''}${name}-${i + 1}.json`),
+              JSON.stringify(lhr),
+            );
+        }
+      }
+      targets.forEach((target, t) =>
+        target.rows.push({ ...target.pages[index]!, figures: medianFigures(runs[t]!), runs: runs[t]! }),
+      );
+    }
+    const ok = printTable(targets[0]!.label, targets[0]!.rows);
+    if (targets[1]) {
+      printTable(targets[1].label, targets[1].rows);
+      console.log('\nBaseline -> this build (medians):');
+      targets[0]!.rows.forEach((now, i) => {
+        const was = targets[1]!.rows[i]!.figures;
+        const f = now.figures;
+        console.log(
+          `  ${now.name.padEnd(9)} performance ${was.performance} -> ${f.performance}, LCP ${seconds(was.lcpMs)} -> ${seconds(f.lcpMs)}, ` +
+            `TBT ${was.tbtMs.toFixed(0)} -> ${f.tbtMs.toFixed(0)} ms, CLS ${was.cls.toFixed(3)} -> ${f.cls.toFixed(3)}, ` +
+            `JS ${kib(was.scriptBytes)} -> ${kib(f.scriptBytes)}, accessibility ${was.accessibility} -> ${f.accessibility}`,
+        );
+      });
+    }
+    return ok;
   } finally {
-    await server.stop();
+    for (const server of servers) await server.stop();
   }
 }
 
