@@ -44,19 +44,36 @@ function keyedBits(secret: Buffer, label: string, count: number): Uint8Array {
 }
 
 /**
- * ffmpeg arguments marking the first input's video: the pattern file as input 1 (one frame per
- * `segmentSeconds`, so each segment has its own pattern) and a filter graph ending at `[marked]`.
- * `scale` is the picture size after the rendition's own scaling (`-2:720`, `1280:720`).
+ * ffmpeg arguments marking the first input's video at every height in `heights`, both ways: the
+ * pattern file as input 1 (one frame per `segmentSeconds`, so each segment has its own pattern) and
+ * one filter graph that decodes and scales once per rung, with an output label per variant.
  */
-export function markFilter(input: {
+export function markedLadderFilter(input: {
   patternFile: string;
   segmentSeconds: number;
-  variant: Variant;
-  /** The rendition's scale filter arguments, e.g. `-2:720`; undefined keeps the size. */
-  scale?: string;
-}): { inputArgs: string[]; filterComplex: string; output: string } {
-  const mode = input.variant === 'A' ? 'grainmerge' : 'grainextract';
-  const scaled = input.scale ? `scale=${input.scale},` : '';
+  heights: readonly number[];
+}): {
+  inputArgs: string[];
+  filterComplex: string;
+  outputs: { height: number; variant: Variant; label: string }[];
+} {
+  const n = input.heights.length;
+  const each = (prefix: string) => input.heights.map((_, i) => `[${prefix}${i}]`).join('');
+  const graph = [`[0:v:0]split=${n}${each('src')}`, `[1:v]split=${n}${each('grid')}`];
+  const outputs: { height: number; variant: Variant; label: string }[] = [];
+  input.heights.forEach((height, i) => {
+    // grainmerge: A + B - 128 (variant A); grainextract: A - B + 128 (variant B). The pattern's
+    // chroma is 128: colour stays.
+    graph.push(
+      `[src${i}]scale=-2:${height},format=yuv420p[base${i}]`,
+      `[grid${i}][base${i}]scale2ref=flags=bicubic[pattern${i}][video${i}]`,
+      `[pattern${i}]format=yuv420p,split[pa${i}][pb${i}]`,
+      `[video${i}]split[va${i}][vb${i}]`,
+      `[va${i}][pa${i}]blend=all_mode=grainmerge:shortest=0:repeatlast=1[A${i}]`,
+      `[vb${i}][pb${i}]blend=all_mode=grainextract:shortest=0:repeatlast=1[B${i}]`,
+    );
+    outputs.push({ height, variant: 'A', label: `[A${i}]` }, { height, variant: 'B', label: `[B${i}]` });
+  });
   return {
     inputArgs: [
       '-f',
@@ -70,13 +87,8 @@ export function markFilter(input: {
       '-i',
       input.patternFile,
     ],
-    // grainmerge: A + B - 128; grainextract: A - B + 128. The pattern's chroma is 128: colour stays.
-    filterComplex:
-      `[0:v:0]${scaled}format=yuv420p[base];` +
-      `[1:v][base]scale2ref=flags=bicubic[pattern][video];` +
-      `[pattern]format=yuv420p[p];` +
-      `[video][p]blend=all_mode=${mode}:shortest=0:repeatlast=1[marked]`,
-    output: '[marked]',
+    filterComplex: graph.join(';'),
+    outputs,
   };
 }
 

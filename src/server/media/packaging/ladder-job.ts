@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import { videos } from '../../db/schema';
 import type { JobHandler } from '../../jobs/types';
 import { mediaKeys, type MediaStore } from '../store';
-import { ladderFor, writeRendition } from './hls';
+import { audioPlanFor, ladderFor, writeRendition } from './hls';
 import { encryptRendition, videoKeysFor } from './segment-keys';
 import {
   assertStillWanted,
@@ -59,7 +59,7 @@ export function ladderHandler(ctx: AppContext, deps: PackagingDeps): JobHandler<
               source,
               sourceSize: probe.video,
               outDir: stagingDir,
-              plan: { kind: 'encode', height, audio: probe.audioCodec ? 'aac' : 'none' },
+              plan: { kind: 'encode', height, audio: audioPlanFor(probe) },
               signal,
               lowPriority: true,
             });

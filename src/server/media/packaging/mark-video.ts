@@ -12,8 +12,8 @@ import { forensicSecretOf } from '../../forensic/sessions';
 import type { JobRunContext } from '../../jobs/types';
 import type { MediaTools, ProbeResult } from '../ffmpeg';
 import { mediaKeys, readText, renditionName, type MediaStore } from '../store';
-import { ladderFor, PLAYLIST } from './hls';
-import { writeMarkedRendition } from './marked-rendition';
+import { audioPlanFor, ladderFor, PLAYLIST } from './hls';
+import { writeMarkedRenditions } from './marked-rendition';
 import { isMarkedPlaylist, renditionSegments } from './rendition-reader';
 import { assertStillWanted, clearScratch } from './package-job';
 import { queueRekeyCleanup } from './rekey';
@@ -48,33 +48,40 @@ export async function markRenditions(
   const secret = await forensicSecretOf(ctx.db, videoId);
   if (!secret) return false;
   const heights = input.heights ?? ladderOf(probe.video!.height);
+  // What each rung serves now; the rungs already marked are skipped (a killed run resumes).
+  const current = new Map<number, string | undefined>();
   for (const height of heights) {
-    const rendition = renditionName(height);
-    const current = await readText(store, mediaKeys.videoFile(videoId, rendition, PLAYLIST));
-    if (isMarkedPlaylist(current)) continue;
-    const name = `${videoId}.mark.${rendition}`;
-    try {
-      const dir = await ctx.media.scratch.folder(name);
-      await writeMarkedRendition(tools, {
-        source,
-        sourceSize: probe.video!,
-        durationSeconds: probe.durationSeconds,
-        height,
-        audio: probe.audioCodec ? 'aac' : 'none',
-        outDir: dir,
-        rendition,
-        secret,
-        keysFor: videoKeysFor(ctx.db, videoId),
-        rotationSeconds: ctx.config.keyRotationSeconds,
-        signal,
-      });
+    const playlist = await readText(store, mediaKeys.videoFile(videoId, renditionName(height), PLAYLIST));
+    if (!isMarkedPlaylist(playlist)) current.set(height, playlist);
+  }
+  const todo = [...current.keys()];
+  const scratchName = (height: number) => `${videoId}.mark.${renditionName(height)}`;
+  try {
+    const dirs = new Map<number, string>();
+    for (const height of todo) dirs.set(height, await ctx.media.scratch.folder(scratchName(height)));
+    // Every rung at once: one decode of the source (marked-rendition.ts).
+    await writeMarkedRenditions(tools, {
+      source,
+      sourceSize: probe.video!,
+      durationSeconds: probe.durationSeconds,
+      heights: todo,
+      audio: audioPlanFor(probe),
+      outDirOf: (height) => dirs.get(height)!,
+      secret,
+      keysFor: videoKeysFor(ctx.db, videoId),
+      rotationSeconds: ctx.config.keyRotationSeconds,
+      signal,
+    });
+    for (const height of todo) {
+      const rendition = renditionName(height);
+      const dir = dirs.get(height)!;
       await assertStillWanted(ctx, run, signal);
       for (const file of await readdir(dir)) {
         if (file !== PLAYLIST)
           await store.put(mediaKeys.videoFile(videoId, rendition, file), { file: path.join(dir, file) });
       }
       await store.put(mediaKeys.videoFile(videoId, rendition, PLAYLIST), { file: path.join(dir, PLAYLIST) });
-      const replaced = (current ?? '')
+      const replaced = (current.get(height) ?? '')
         .split('\n')
         .filter((l) => l && !l.startsWith('#'))
         .map((file) => mediaKeys.videoFile(videoId, rendition, file));
@@ -99,9 +106,9 @@ export async function markRenditions(
         return false;
       }
       run.log.info({ videoId, height }, 'marked rendition in place');
-    } finally {
-      await clearScratch(ctx.media.scratch, name);
     }
+  } finally {
+    for (const height of todo) await clearScratch(ctx.media.scratch, scratchName(height));
   }
   // An odd-height source was remuxed at its own height (say v481) and marked at v480: the unmarked
   // rendition leaves the list now and its files after the links' lifetime.
