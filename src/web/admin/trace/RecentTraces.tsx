@@ -1,4 +1,4 @@
-import { Badge, Table, Text, Title } from '@mantine/core';
+import { Badge, Group, Paper, Stack, Table, Text, Title, useMatches } from '@mantine/core';
 import { displayCode } from '../../../contract/playback';
 import { traceRunMessages, type TraceRun } from '../../../contract/trace-runs';
 import { useTraceRuns } from '../../api/trace-runs';
@@ -32,7 +32,38 @@ function outcomeOf(run: TraceRun): { text: string; detail?: string; tone?: strin
   return { text: 'No session found', detail: result.reason ?? undefined, tone: 'dimmed' };
 }
 
-/** The runs as a table (it scrolls sideways on a phone). */
+function StatusBadge({ run }: { run: TraceRun }) {
+  return (
+    // The dot variant keeps the text dark: light badges' coloured text is below 4.5:1 at this size.
+    <Badge color={STATUS[run.status].color} variant="dot" radius="sm">
+      {STATUS[run.status].label}
+    </Badge>
+  );
+}
+
+/** The result line, and under it the codes and video (or the reason), clamped in the table. */
+function Outcome({ outcome, clamp }: { outcome: ReturnType<typeof outcomeOf>; clamp?: boolean }) {
+  return (
+    <>
+      <Text size="sm" fw={outcome.tone ? 400 : 600} c={outcome.tone}>
+        {outcome.text}
+      </Text>
+      {outcome.detail && (
+        <Text
+          size="xs"
+          c="dimmed"
+          lineClamp={clamp ? 2 : undefined}
+          title={outcome.detail}
+          style={{ overflowWrap: 'anywhere' }}
+        >
+          {outcome.detail}
+        </Text>
+      )}
+    </>
+  );
+}
+
+/** The runs as a table, on wider screens. */
 function RunsTable({ runs }: { runs: TraceRun[] }) {
   return (
     <DataTable minWidth={760} columns={['When', 'File', 'By', 'Status', 'Result']}>
@@ -52,31 +83,47 @@ function RunsTable({ runs }: { runs: TraceRun[] }) {
             </Table.Td>
             <Table.Td>{run.createdBy ?? '—'}</Table.Td>
             <Table.Td>
-              <Badge color={STATUS[run.status].color} variant="light" radius="sm">
-                {STATUS[run.status].label}
-              </Badge>
+              <StatusBadge run={run} />
             </Table.Td>
             <Table.Td maw={320}>
-              <Text size="sm" fw={outcome.tone ? 400 : 600} c={outcome.tone}>
-                {outcome.text}
-              </Text>
-              {outcome.detail && (
-                <Text
-                  size="xs"
-                  c="dimmed"
-                  lineClamp={2}
-                  title={outcome.detail}
-                  style={{ overflowWrap: 'anywhere' }}
-                >
-                  {outcome.detail}
-                </Text>
-              )}
+              <Outcome outcome={outcome} clamp />
             </Table.Td>
           </Table.Tr>
         );
       })}
     </DataTable>
   );
+}
+
+/** On a phone: a card per run, the result in full width (a table would hide it to the right). */
+function RunCards({ runs }: { runs: TraceRun[] }) {
+  return (
+    <Stack gap="sm" component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Recent traces">
+      {runs.map((run) => {
+        const outcome = outcomeOf(run);
+        return (
+          <Paper key={run.id} component="li" withBorder radius="md" p="sm">
+            <Group justify="space-between" wrap="nowrap" gap="xs" align="flex-start">
+              <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
+                {run.fileName}
+              </Text>
+              <StatusBadge run={run} />
+            </Group>
+            <Text size="xs" c="dimmed" mb={6}>
+              {when(run.createdAt)} · {run.createdBy ?? '—'} · {formatBytes(run.sizeBytes)}
+            </Text>
+            <Outcome outcome={outcome} />
+          </Paper>
+        );
+      })}
+    </Stack>
+  );
+}
+
+/** Cards on phones, a table from `sm` up. */
+function Runs({ runs }: { runs: TraceRun[] }) {
+  const cards = useMatches({ base: true, sm: false });
+  return cards ? <RunCards runs={runs} /> : <RunsTable runs={runs} />;
 }
 
 const skeleton = <TableSkeleton rows={3} label="Loading traces" />;
@@ -92,7 +139,7 @@ export function RecentTraces() {
       </Title>
       <Loaded query={runs} failure={traceRunMessages.loadFailed} loading={skeleton}>
         {({ runs: list }) =>
-          list.length ? <RunsTable runs={list} /> : <Empty title="No traces yet." description={none} />
+          list.length ? <Runs runs={list} /> : <Empty title="No traces yet." description={none} />
         }
       </Loaded>
     </section>

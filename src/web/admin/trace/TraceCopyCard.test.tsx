@@ -111,7 +111,7 @@ describe('Trace a downloaded copy', () => {
       'Decoding leak.mp4 (114 s)…: 40%',
     );
     const session = await screen.findByRole('region', { name: 'Session 7K3M-Q9XD' }, { timeout: 5_000 });
-    for (const text of ['Asha Rao', 'BC24-017', '7K3M-Q9XD', '38 of 38 segments agree', '38'])
+    for (const text of ['Asha Rao', 'BC24-017', '38 of 38 segments agree', '38'])
       expect(within(session).getAllByText(text).length).toBeGreaterThan(0);
     expect(screen.getByText(/matches “Closures” from 0:00/)).toBeInTheDocument();
 
@@ -119,10 +119,10 @@ describe('Trace a downloaded copy', () => {
     expect(form.videoId).toBe('v1');
     expect((form.file as File).name).toBe('leak.mp4');
 
+    // jsdom matches no media query: the phone's cards.
     const recent = screen.getByRole('region', { name: 'Recent traces' });
-    expect(
-      await within(recent).findByRole('row', { name: /leak\.mp4.*Ops Admin.*Done.*Asha Rao \(BC24-017\)/ }),
-    ).toBeInTheDocument();
+    const item = await within(recent).findByRole('listitem');
+    expect(item).toHaveTextContent(/leak\.mp4.*Done.*Ops Admin.*Asha Rao \(BC24-017\)/);
   });
 
   it('says why nobody was named', async () => {

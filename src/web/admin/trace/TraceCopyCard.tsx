@@ -62,7 +62,7 @@ function TraceForm({
       <Stack gap="sm">
         <FileInput
           label="Leaked video file"
-          description={`MP4, TS, MKV, MOV or WebM, up to ${formatBytes(MAX_TRACE_UPLOAD_BYTES)}; at least 1.7 minutes of a marked video.`}
+          description={`MP4, TS, MKV, MOV or WebM, up to ${MAX_TRACE_UPLOAD_BYTES / 1024 ** 3} GB; at least 1.7 minutes of a marked video.`}
           placeholder="Choose a file"
           accept={TRACE_UPLOAD_ACCEPT}
           value={file}
@@ -72,6 +72,7 @@ function TraceForm({
           }}
           error={error}
           clearable
+          clearButtonProps={{ 'aria-label': 'Clear the file' }}
           leftSection={<IconMovie size={16} aria-hidden="true" />}
           disabled={busy}
         />
@@ -83,6 +84,7 @@ function TraceForm({
           value={videoId}
           onChange={setVideoId}
           clearable
+          clearButtonProps={{ 'aria-label': 'Clear the video' }}
           searchable
           nothingFoundMessage="No marked video by that name"
           disabled={busy}

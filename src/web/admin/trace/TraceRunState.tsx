@@ -27,14 +27,13 @@ function NamedSession({ leak }: { leak: TracedLeak }) {
     >
       <Group gap="xs" mb="sm">
         <IconUserSearch size={20} aria-hidden="true" />
-        <Title order={3} size="h5" id={id}>
+        <Title order={4} size="h5" id={id}>
           Session {displayCode(leak.code)}
         </Title>
       </Group>
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="md">
+      <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md">
         <Field label="Name" value={leak.student.name} />
         <Field label="Roll no" value={leak.student.rollno ?? '—'} />
-        <Field label="Session code" value={displayCode(leak.code)} />
         <Field label="Segments" value={`${leak.agreements} of ${leak.decided} segments agree`} />
         <Field label="Score" value={String(leak.score)} />
         <Field label="Chance for an innocent session" value={innocentChance(leak)} />
