@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { count, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { traceRunMessages, type TraceRun } from '../../contract/trace-runs';
 import { insertFinalizedVideo, UNKNOWN } from '../../../test/support/course-fixtures';
 import { testEngines } from '../../../test/support/databases';
@@ -14,7 +15,10 @@ import { makeClip, MediaTestServer } from '../../../test/support/media-kit';
 import { suiteTempDirs } from '../../../test/support/temp-dirs';
 import { TestServer } from '../../../test/support/test-server';
 import { traceRuns, users } from '../db/schema';
+import { cancelJobs, enqueueJob } from '../jobs/queue';
+import { mediaKeys } from '../media/store';
 import { MARK_SEGMENT_SECONDS } from './mark';
+import { purgeTraceFilesHandler } from './trace-purge';
 
 const run = promisify(execFile);
 /** 38 segments: just above the 34 decided segments the code needs to name anyone. */
@@ -254,6 +258,54 @@ describe('tracing a leaked copy uploaded on the trace screen', () => {
     });
     expect(status.status).toBe(413);
     expect(JSON.parse(status.body).message).toBe(traceRunMessages.tooLarge);
+  });
+
+  it('the hourly purge deletes a copy a crash left for a day, keeps one a run waits for, and fails a run whose job is gone', async () => {
+    const { db, media: stores, logger } = media.server.ctx;
+    const purge = () =>
+      purgeTraceFilesHandler(media.server.ctx)(
+        {},
+        { jobId: 'purge', attempt: 1, signal: new AbortController().signal, log: logger },
+      );
+    const stray = randomUUID();
+    const [waiting] = await db
+      .insert(traceRuns)
+      .values({ fileName: 'waiting.mp4', sizeBytes: 4 })
+      .returning();
+    // Its job is due in a week: queued, so the run still waits for its copy.
+    const jobId = await enqueueJob(
+      db,
+      'forensic.trace',
+      { runId: waiting!.id },
+      { runAt: new Date(Date.now() + 7 * 86_400_000) },
+    );
+    await db.update(traceRuns).set({ jobId }).where(eq(traceRuns.id, waiting!.id));
+    for (const id of [stray, waiting!.id])
+      await stores.local.put(mediaKeys.traceUpload(id), Buffer.from('left'));
+    const [orphan] = await db
+      .insert(traceRuns)
+      .values({ fileName: 'orphan.mp4', sizeBytes: 4, status: 'running' })
+      .returning();
+
+    await purge();
+    expect((await media.objects('trace-uploads/')).length).toBe(2); // not a day old yet
+    const orphaned = (await admin.get(`/api/admin/trace-runs/${orphan!.id}`)).body.run as TraceRun;
+    expect(orphaned).toMatchObject({
+      status: 'failed',
+      error: 'The trace job ended without finishing: upload the copy again.',
+    });
+
+    // A day later (store times are wall-clock times).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 25 * 3600_000);
+      await purge();
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(await media.objects('trace-uploads/')).toEqual([mediaKeys.traceUpload(waiting!.id)]);
+    await cancelJobs(db, 'forensic.trace', { runId: waiting!.id }, new Date());
+    await stores.local.delete(mediaKeys.traceUpload(waiting!.id));
   });
 
   it('keeps the runs from students and anonymous callers', async () => {
