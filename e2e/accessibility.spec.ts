@@ -1,36 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { adminSignIn } from './admin-setup';
+import { scan } from './axe-scan';
 import type { Lectern } from './lectern';
 import { signInStudent, startOneVideoClass } from './watch-setup';
 import type { AdminApi, CreatedStudent } from './student-setup';
-
-const WIDTHS = [
-  ['desktop', 1280, 800],
-  ['mobile', 390, 844],
-] as const;
-
-/** Serious and critical axe violations on the page as it is now, at both widths. */
-async function scan(page: Page, screen: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const [label, width, height] of WIDTHS) {
-    await page.setViewportSize({ width, height });
-    await page.mouse.move(0, 0); // no hover highlight under the scan
-    await page.waitForTimeout(200);
-    const { violations } = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-      .analyze();
-    for (const v of violations) {
-      if (v.impact !== 'serious' && v.impact !== 'critical') continue;
-      const where = v.nodes
-        .slice(0, 3)
-        .map((n) => `${n.target.join(' ')} (${[...n.any, ...n.all].map((c) => c.message).join('; ')})`)
-        .join(' | ');
-      found.push(`${screen} (${label}): ${v.id} [${v.impact}] ${v.help} at ${where}`);
-    }
-  }
-  return found;
-}
 
 /** Opens `path` and waits for its main heading (or `ready`). */
 async function open(page: Page, lectern: Lectern, path: string, ready: (page: Page) => Promise<void>) {

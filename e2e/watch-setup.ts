@@ -50,11 +50,11 @@ export interface OneVideoClass {
   videoId: string;
 }
 
-/** A running Lectern with one course, its students and one ready video (a 20 s clip). */
+/** A running Lectern with one course, its students and one ready video (a 20 s clip unless `video.file`). */
 export async function startOneVideoClass(spec: {
   course: { name: string; description: string; coursecode: string };
   students: [rollno: string, name: string][];
-  video: { title: string; description: string };
+  video: { title: string; description: string; file?: string };
   watchers?: string[];
   /** Extra settings for the server (e.g. METRICS_TOKEN). */
   env?: Record<string, string>;
@@ -69,8 +69,9 @@ export async function startOneVideoClass(spec: {
     await admin.grantCourse(courseId, student.id, { days: 30 });
     students.push(student);
   }
-  const videoId = await admin.uploadVideo(await makeLectureClip(20), {
-    ...spec.video,
+  const { file, ...video } = spec.video;
+  const videoId = await admin.uploadVideo(file ?? (await makeLectureClip(20)), {
+    ...video,
     courseId,
     rollnos: spec.watchers ?? students.map((s) => s.rollno),
   });

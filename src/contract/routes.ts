@@ -69,6 +69,13 @@ import {
   BackupStarted,
 } from './backups';
 import { ProgressBody, ProgressResponse } from './progress-schema';
+import {
+  TraceRunParam,
+  TraceRunResponse,
+  TraceRunStarted,
+  TraceRunsResponse,
+  TraceUploadFields,
+} from './trace-runs';
 import type { RouteSpec, RouteTemplate } from './route-kit';
 import {
   DeleteVideoBody,
@@ -268,6 +275,15 @@ export const routes = {
   // Leak tracing (docs/CAPTIONS.md): each playback gets a code the player draws; admins look it up.
   'POST /api/playback': { auth: 'viewer', body: PlaybackBody, response: PlaybackResponse },
   'GET /api/admin/trace/:code': { auth: 'admin', params: TraceCodeParam, response: TraceResponse },
+  // A downloaded copy (docs/FORENSIC.md "Tracing from the screen"): the upload queues a job; its run is polled.
+  'POST /api/admin/trace-runs': {
+    auth: 'admin',
+    multipart: TraceUploadFields,
+    response: TraceRunStarted,
+    status: 202,
+  },
+  'GET /api/admin/trace-runs': { auth: 'admin', response: TraceRunsResponse },
+  'GET /api/admin/trace-runs/:runId': { auth: 'admin', params: TraceRunParam, response: TraceRunResponse },
 
   // Operations (docs/OPERATIONS.md): what players report of playback, and Prometheus's scrape.
   'GET /api/admin/playback-health': { auth: 'admin', response: PlaybackHealthResponse },

@@ -5,6 +5,7 @@ import { analyticsRoutes } from './analytics/routes';
 import { backupAdminRoutes } from './backup/admin-routes';
 import { captionRoutes } from './captions/routes';
 import { playbackRoutes } from './playback/routes';
+import { traceRunRoutes } from './forensic/trace-run-routes';
 import { oneTimeCodeStore } from './accounts/one-time-codes';
 import { sessionStore } from './accounts/sessions';
 import { studentAccountRoutes } from './accounts/student-routes';
@@ -120,6 +121,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await adminApi.register(analyticsRoutes, deps);
       await adminApi.register(playbackHealthRoutes, deps);
       await adminApi.register(backupAdminRoutes, { ...deps, wakeJobs: options.wakeJobs });
+      await adminApi.register(traceRunRoutes, { ...deps, wakeJobs: options.wakeJobs });
     },
     { prefix: '/api/admin' },
   );

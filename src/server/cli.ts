@@ -248,9 +248,11 @@ async function run(argv: string[]): Promise<number> {
           console.error(`No file at ${file}.`);
           return 2;
         }
+        let said = '';
         const result = await traceFile(ctx, file, {
           videoId: values.video,
-          onProgress: (text) => console.error(text),
+          // Each step once (progress repeats it as the decoding advances).
+          onProgress: (text) => void (text !== said && console.error((said = text))),
         });
         console.log(describeTrace(result));
         return result.kind === 'matched' && result.accused.length ? 0 : 1;

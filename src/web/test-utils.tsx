@@ -8,10 +8,10 @@ import { vi } from 'vitest';
 import { createQueryClient } from './api/query-client';
 import { theme } from './app/theme';
 
-export type FakeRoutes = Record<
-  string,
-  (init: RequestInit | undefined) => { status?: number; body?: unknown }
->;
+type FakeAnswer = { status?: number; body?: unknown };
+
+/** A fake route answers at once, or when its promise settles (to look at the page while a request is under way). */
+export type FakeRoutes = Record<string, (init: RequestInit | undefined) => FakeAnswer | Promise<FakeAnswer>>;
 
 /** A request body as a test reads it: JSON parsed, form data as an object of fields (files stay Blobs). */
 function bodyOf(body: RequestInit['body'] | undefined): unknown {
@@ -24,23 +24,74 @@ function bodyOf(body: RequestInit['body'] | undefined): unknown {
   }
 }
 
+type Calls = { method: string; path: string; body: unknown }[];
+
+/** The fake answer of one request (recorded in `calls`); unknown routes throw. */
+async function answer(routes: FakeRoutes, calls: Calls, method: string, input: string, init: RequestInit) {
+  const url = new URL(input, 'http://localhost');
+  const key = `${method} ${url.pathname}`;
+  calls.push({ method, path: url.pathname, body: bodyOf(init.body) });
+  const handler = routes[key];
+  if (!handler) throw new Error(`unexpected request ${key}`);
+  const { status = 200, body = {} } = await handler(init);
+  return { status, text: JSON.stringify(body) };
+}
+
 /**
- * Stands in for the server at the network boundary: `routes` maps "METHOD /path" to a response.
- * Unknown calls fail the test loudly.
+ * XMLHttpRequest as the upload client uses it (web/api/client.ts `upload`): the fake server
+ * answers, after reporting the body as sent in two halves (upload progress events).
+ */
+function fakeXhr(routes: FakeRoutes, calls: Calls) {
+  return class FakeXMLHttpRequest {
+    status = 0;
+    responseText = '';
+    readonly upload: { onprogress: ((event: { loaded: number; total: number }) => void) | null } = {
+      onprogress: null,
+    };
+    onload: (() => void) | null = null;
+    onerror: (() => void) | null = null;
+    onabort: (() => void) | null = null;
+    private target = { method: 'GET', url: '' };
+    private aborted = false;
+    open(method: string, url: string) {
+      this.target = { method, url };
+    }
+    setRequestHeader() {}
+    abort() {
+      this.aborted = true;
+      this.onabort?.();
+    }
+    send(body: FormData | null) {
+      const file = body ? [...body.values()].find((v): v is File => v instanceof Blob) : undefined;
+      const total = file?.size ?? 0;
+      setTimeout(async () => {
+        if (this.aborted) return;
+        this.upload.onprogress?.({ loaded: Math.floor(total / 2), total });
+        try {
+          const { status, text } = await answer(routes, calls, this.target.method, this.target.url, { body });
+          this.upload.onprogress?.({ loaded: total, total });
+          [this.status, this.responseText] = [status, text];
+          if (!this.aborted) this.onload?.();
+        } catch {
+          this.onerror?.();
+        }
+      });
+    }
+  };
+}
+
+/**
+ * Stands in for the server at the network boundary (fetch, and XMLHttpRequest for uploads):
+ * `routes` maps "METHOD /path" to a response. Unknown calls fail the test loudly.
  */
 export function fakeServer(routes: FakeRoutes) {
-  const calls: { method: string; path: string; body: unknown }[] = [];
+  const calls: Calls = [];
   const fetchStub = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(String(input), 'http://localhost');
-    const method = init?.method ?? 'GET';
-    const key = `${method} ${url.pathname}`;
-    calls.push({ method, path: url.pathname, body: bodyOf(init?.body) });
-    const handler = routes[key];
-    if (!handler) throw new Error(`unexpected request ${key}`);
-    const { status = 200, body = {} } = handler(init);
-    return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    const { status, text } = await answer(routes, calls, init?.method ?? 'GET', String(input), init ?? {});
+    return new Response(text, { status, headers: { 'content-type': 'application/json' } });
   });
   vi.stubGlobal('fetch', fetchStub);
+  vi.stubGlobal('XMLHttpRequest', fakeXhr(routes, calls));
   return { calls, fetch: fetchStub };
 }
 

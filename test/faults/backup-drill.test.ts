@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import {
@@ -15,7 +15,9 @@ import {
 import { tableStats } from '../../src/server/backup/database';
 import { FakeClock } from '../../src/server/clock';
 import { loadConfig } from '../../src/server/config';
+import type { TraceResult } from '../../src/contract/trace-runs';
 import type { Db } from '../../src/server/db/client';
+import { traceRuns, users } from '../../src/server/db/schema';
 import { openRuntime, type Runtime } from '../../src/server/runtime';
 import { createTestDatabase, testEngines, type TestDatabase } from '../support/databases';
 import { TestClient } from '../support/http-client';
@@ -59,6 +61,51 @@ async function serve(
 const VTT = 'WEBVTT\n\n00:00.000 --> 00:01.500\nWelcome to the lecture\n';
 
 /**
+ * A finished "Trace a downloaded copy" run naming the viewer's session, as the trace job leaves it
+ * (marking a video and tracing a copy take minutes: the drill only needs the row).
+ */
+async function recordTraceRun(
+  db: Db,
+  run: { admin: { id: string }; videoId: string; code: string; student: TestStudent },
+): Promise<void> {
+  const [user] = await db.select().from(users).where(eq(users.id, run.student.id));
+  const at = new Date('2026-03-02T08:30:00.000Z');
+  const result: TraceResult = {
+    kind: 'matched',
+    videoId: run.videoId,
+    title: 'lecture.mp4',
+    startsAt: 0,
+    decided: 40,
+    undecided: 0,
+    threshold: 38,
+    accused: [
+      {
+        code: run.code,
+        score: 40,
+        agreements: 40,
+        decided: 40,
+        logInnocentChance: -27.7,
+        startedAt: at.toISOString(),
+        ip: '127.0.0.1',
+        student: { id: user!.id, name: user!.name, rollno: user!.rollno, username: user!.username },
+      },
+    ],
+    reason: null,
+  };
+  await db.insert(traceRuns).values({
+    createdBy: run.admin.id,
+    fileName: 'leaked lecture.mp4',
+    sizeBytes: 4_200_000,
+    status: 'done',
+    progress: 1,
+    videoId: run.videoId,
+    startedAt: at,
+    finishedAt: at,
+    result,
+  });
+}
+
+/**
  * The disaster drill: a school with everything in it is backed up while viewers watch and an admin
  * uploads, then lost (DATA_DIR, database and bucket), then restored into a fresh install, which
  * must answer exactly as before. With PostgreSQL available the restore goes to the other engine,
@@ -72,7 +119,7 @@ describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine
   let viewer: { client: TestClient; student: TestStudent };
   let videoId: string;
   let videoUrl: string;
-  let before: { analytics: unknown; trace: unknown; code: string };
+  let before: { analytics: unknown; trace: unknown; traceRuns: unknown; code: string };
   let adminLogin: { username: string; password: string };
 
   beforeAll(async () => {
@@ -112,10 +159,12 @@ describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine
     const playback = await viewer.client.post('/api/playback', { videoId });
     expect(playback.status).toBe(200);
     const session = playback.body as { code: string };
+    await recordTraceRun(server.ctx.db, { admin, videoId, code: session.code, student: viewer.student });
     before = {
       code: session.code,
       analytics: (await adminClient.get(`/api/admin/analytics/students/${viewer.student.id}`)).body,
       trace: (await adminClient.get(`/api/admin/trace/${session.code}`)).body,
+      traceRuns: (await adminClient.get('/api/admin/trace-runs')).body,
     };
 
     // The rush: viewers fetching segments and saving progress, and an upload half sent, during the backup.
@@ -226,6 +275,7 @@ describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine
         before.analytics,
       );
       expect((await admin.get(`/api/admin/trace/${before.code}`)).body).toEqual(before.trace);
+      expect((await admin.get('/api/admin/trace-runs')).body).toEqual(before.traceRuns);
     } finally {
       await restored?.close();
       await database?.drop();

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callAs, leakIn, othersData, type MatrixState, type Row } from './matrix-kit';
-import { adminApiRows, adminVideoRows, probeRows, signOutRows, studentApiRows } from './matrix-rows-api';
+import {
+  adminApiRows,
+  adminVideoRows,
+  probeRows,
+  signOutRows,
+  studentApiRows,
+  traceRunRows,
+} from './matrix-rows-api';
 import { deleteRows, playbackRows, uploadRows } from './matrix-rows-stream';
 import { routes } from '../../src/contract/routes';
 import { defaultCases, keeps, type Promised } from './matrix-defaults';
@@ -14,6 +21,7 @@ import { buildWorld, ROLES, type Role, type World } from './world';
 const MATRIX: Row[] = [
   ...studentApiRows,
   ...adminApiRows,
+  ...traceRunRows,
   ...uploadRows,
   ...adminVideoRows,
   ...playbackRows,

@@ -1,8 +1,10 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { routes } from '../../src/contract/routes';
 import { sessionStore } from '../../src/server/accounts/sessions';
 import { insertFinalizedVideo } from '../support/course-fixtures';
+import { makeClip } from '../support/media-kit';
 import { users } from '../../src/server/db/schema';
 import { callAs, playlistUris, type Call, type Reply } from './matrix-kit';
 import { poolOf, type FuzzPool } from './fuzz-inputs';
@@ -70,7 +72,13 @@ export class FuzzHarness {
     }
     // Videos the examples may delete (rows only: one through the admin API, one through the streamer).
     const doomed = await Promise.all([1, 2].map(() => insertFinalizedVideo(world.media.server)));
-    const harness = new FuzzHarness(world, poolOf(world, playback, [doomed[0]!.id, doomed[1]!.id]));
+    // A marked video (a row with a forensic secret) gets trace uploads past their first check.
+    const marked = await insertFinalizedVideo(world.media.server, {
+      status: 'ready',
+      forensicSecret: 'ab'.repeat(32),
+    });
+    const trace = { marked: marked.id, copy: await readFile(await makeClip({ seconds: 105 })) };
+    const harness = new FuzzHarness(world, poolOf(world, playback, [doomed[0]!.id, doomed[1]!.id], trace));
     harness.baseline = await harness.snapshot();
     return harness;
   }

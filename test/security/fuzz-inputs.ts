@@ -26,12 +26,21 @@ export interface FuzzPool {
     /** Videos (rows only) the examples may delete: one for the admin API, one for the streamer. */
     doomedRow: string;
     doomedMedia: string;
+    /** A video row with a forensic secret: copies may be uploaded to be traced to it. */
+    marked: string;
   };
   /** A real clip, for an upload the examples finalize. */
   clip: Buffer;
+  /** A clip long enough to trace (shorter copies are refused), for the trace upload the examples send. */
+  traceCopy: Buffer;
 }
 
-export function poolOf(world: World, playback: string[], doomed: [string, string]): FuzzPool {
+export function poolOf(
+  world: World,
+  playback: string[],
+  doomed: [string, string],
+  trace: { marked: string; copy: Buffer },
+): FuzzPool {
   const people = Object.values(world.people);
   return {
     ids: [
@@ -77,8 +86,10 @@ export function poolOf(world: World, playback: string[], doomed: [string, string
       adminUsername: world.admin.username,
       doomedRow: doomed[0],
       doomedMedia: doomed[1],
+      marked: trace.marked,
     },
     clip: world.clip,
+    traceCopy: trace.copy,
   };
 }
 
@@ -533,6 +544,8 @@ export function examplesFor(route: string, pool: FuzzPool): Call[] {
     out.push({ method, path, form: formOf({ fileName: EXAMPLE_UPLOAD, start: '0' }, pool.clip) });
   } else if (route === 'POST /stream/upload') {
     out.push({ method, path, headers: { filename: EXAMPLE_UPLOAD } });
+  } else if (route === 'POST /api/admin/trace-runs') {
+    out.push({ method, path, form: formOf({ videoId: pool.named.marked }, pool.traceCopy) });
   } else if (route === 'GET /stream/upload-status') {
     out.push({ method, path: `${path}?fileName=${EXAMPLE_UPLOAD}` });
   } else {

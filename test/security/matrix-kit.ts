@@ -73,6 +73,8 @@ export interface MatrixState {
   playback: Partial<Record<Role, { child: string; segment: string; key: string }>>;
   /** The video the matrix uploads through the streamer, then names, edits and deletes. */
   spare?: { id: string; url: string };
+  /** The marked video row and the copy the trace rows upload, and the run the admin's upload made. */
+  trace?: { videoId: string; copy: Buffer; runId?: string };
 }
 
 export interface Case {

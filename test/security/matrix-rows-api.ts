@@ -1,6 +1,9 @@
+import { readFile } from 'node:fs/promises';
 import { expect } from 'vitest';
-import { adminOnly, everyone, type Row } from './matrix-kit';
-import type { Role } from './world';
+import { insertFinalizedVideo } from '../support/course-fixtures';
+import { makeClip } from '../support/media-kit';
+import { adminOnly, everyone, type Call, type MatrixState, type Row } from './matrix-kit';
+import type { Role, World } from './world';
 
 const post = (path: string, json: unknown = {}) => ({ method: 'POST', path, json });
 const get = (path: string) => ({ method: 'GET', path });
@@ -483,6 +486,77 @@ export const probeRows: Row[] = [
           // Where the data lives and the signing key are nobody's business.
           expect(reply.text).not.toContain(world.media.server.dataDir);
           expect(reply.text).not.toContain(world.media.server.ctx.signingKey.toString('hex'));
+        },
+      },
+    ],
+  },
+];
+
+/** A copy long enough to trace (the route refuses shorter ones), sent with the video it is from. */
+async function traceUpload(world: World, state: MatrixState): Promise<Call> {
+  state.trace ??= {
+    // A video row with a forensic secret: what the upload needs to find before it takes a copy.
+    videoId: (
+      await insertFinalizedVideo(world.media.server, { status: 'ready', forensicSecret: 'ab'.repeat(32) })
+    ).id,
+    copy: await readFile(await makeClip({ seconds: 105 })),
+  };
+  const { videoId, copy } = state.trace;
+  return {
+    method: 'POST',
+    path: '/api/admin/trace-runs',
+    form: () => {
+      const form = new FormData();
+      form.append('videoId', videoId);
+      form.append('file', new Blob([new Uint8Array(copy)]), 'leak.mp4');
+      return form;
+    },
+  };
+}
+
+/** Tracing a downloaded copy (after the admin rows): an admin's upload queues a run only admins see. */
+export const traceRunRows: Row[] = [
+  {
+    route: 'POST /api/admin/trace-runs',
+    cases: [
+      {
+        name: 'no file',
+        request: () => ({ method: 'POST', path: '/api/admin/trace-runs', form: () => new FormData() }),
+        expect: adminOnly(400),
+      },
+      {
+        name: 'a copy to trace',
+        request: (w, _role, state) => traceUpload(w, state),
+        expect: adminOnly(202),
+        check: (reply, role, _w, state) => {
+          if (role !== 'admin') return;
+          expect(reply.json.run).toMatchObject({ status: 'queued', fileName: 'leak.mp4' });
+          state.trace!.runId = reply.json.run.id;
+        },
+      },
+    ],
+  },
+  {
+    route: 'GET /api/admin/trace-runs',
+    cases: [
+      {
+        request: () => get('/api/admin/trace-runs'),
+        expect: adminOnly(),
+        check: (reply, role, _w, state) => {
+          if (role === 'admin')
+            expect(reply.json.runs.map((r: { id: string }) => r.id)).toContain(state.trace!.runId);
+        },
+      },
+    ],
+  },
+  {
+    route: 'GET /api/admin/trace-runs/:runId',
+    cases: [
+      {
+        request: (_w, _role, state) => get(`/api/admin/trace-runs/${state.trace!.runId}`),
+        expect: adminOnly(),
+        check: (reply, role, _w, state) => {
+          if (role === 'admin') expect(reply.json.run.id).toBe(state.trace!.runId);
         },
       },
     ],

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context';
-import { pruneBackups, runBackup, type BackupProgress, type BackupSummary } from './index';
+import { pruneBackups, runBackup, type BackupProgress } from './index';
+import { oneLine, runWithProgress } from '../jobs/run-progress';
 import { PermanentJobError, type JobHandler } from '../jobs/types';
 import { mailAdminsAboutFailure } from './failure-mail';
 import {
@@ -13,47 +14,6 @@ import {
 } from './runs';
 import './run-job-type';
 
-/** Progress is written to the run's row at most this often (and at each new phase). */
-const PROGRESS_EVERY_MS = 1_000;
-
-/** One line a person can act on: the first line of the message, without a stack. */
-export const oneLine = (error: unknown): string => {
-  const message = error instanceof Error ? error.message : String(error);
-  return (message.split('\n')[0] ?? '').trim().slice(0, 500) || 'unknown error';
-};
-
-/** Saves the engine's progress without a write per object: throttled, in order, never overlapping. */
-function progressWriter(ctx: AppContext, runId: string) {
-  let lastPhase = '';
-  let lastAt = 0;
-  let pending: BackupProgress | undefined;
-  let chain = Promise.resolve();
-  const write = (p: BackupProgress) => {
-    const copy = { phase: p.phase, done: p.done, total: p.total, bytes: p.bytes };
-    chain = chain
-      .then(() => saveProgress(ctx.db, runId, copy, ctx.clock.now()))
-      .catch((error: unknown) =>
-        ctx.logger.warn({ err: error, run: runId }, 'could not save backup progress'),
-      );
-  };
-  return {
-    onProgress(p: BackupProgress) {
-      const now = Date.now();
-      if (p.phase !== lastPhase || now - lastAt >= PROGRESS_EVERY_MS) {
-        lastPhase = p.phase;
-        lastAt = now;
-        pending = undefined;
-        write(p);
-      } else pending = { ...p };
-    },
-    async flush() {
-      if (pending) write(pending);
-      pending = undefined;
-      await chain;
-    },
-  };
-}
-
 /**
  * Job handler `backup.run`: one attempt of a run. A failed attempt with attempts left waits
  * (5, 15, 45 minutes) and says so on the run; the last one fails the run and, for the schedule,
@@ -66,19 +26,19 @@ export function backupRunHandler(ctx: AppContext): JobHandler<'backup.run'> {
       log.info({ run: runId }, 'backup run is no longer active; nothing to do');
       return;
     }
-    const progress = progressWriter(ctx, runId);
-    let summary: BackupSummary;
-    try {
-      summary = await runBackup(ctx, { onProgress: (p) => progress.onProgress(p), signal });
-      await progress.flush();
-    } catch (error) {
-      await progress.flush();
-      if (signal.aborted) {
+    const outcome = await runWithProgress(
+      {
+        signal,
+        save: (p: BackupProgress) => saveProgress(ctx.db, runId, p, ctx.clock.now()),
+        stepOf: (p) => p.phase,
+        onSaveError: (error) => ctx.logger.warn({ err: error, run: runId }, 'could not save backup progress'),
         // The worker is stopping (or the job was cancelled): the job is handed back and retried.
-        await interruptRun(ctx.db, runId);
-        throw error;
-      }
-      const reason = oneLine(error);
+        interrupt: () => interruptRun(ctx.db, runId),
+      },
+      (onProgress) => runBackup(ctx, { onProgress, signal }),
+    );
+    if (!outcome.ok) {
+      const reason = oneLine(outcome.error);
       const now = ctx.clock.now();
       if (attempt < run.maxAttempts) {
         const delay = retryDelayMs(attempt);
@@ -92,6 +52,7 @@ export function backupRunHandler(ctx: AppContext): JobHandler<'backup.run'> {
         await mailAdminsAboutFailure(ctx, { ...run, attempts: attempt }, reason);
       throw new PermanentJobError(reason);
     }
+    const summary = outcome.value;
     // Retention follows a successful backup only; its failure leaves the backup complete.
     let pruned: number | null = null;
     try {

@@ -1,7 +1,7 @@
 import { and, eq, inArray, notExists, sql } from 'drizzle-orm';
 import { backupMessages, type BackupOverview, type BackupRun } from '../../contract/backups';
 import { listBackups, type BackupListing } from './index';
-import { oneLine } from './run-job';
+import { oneLine } from '../jobs/run-progress';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
 import { backupRuns, jobs } from '../db/schema';

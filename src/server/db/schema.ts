@@ -478,3 +478,38 @@ export const backupRuns = pgTable(
     index('backup_runs_created_idx').on(t.createdAt),
   ],
 );
+
+export type TraceRunStatus = 'queued' | 'running' | 'done' | 'failed';
+
+/**
+ * A leaked copy an admin uploaded on "Trace a leak" (docs/FORENSIC.md, "Tracing from the screen")
+ * and how its `forensic.trace` job went: progress while it runs, then the answer (the contract's
+ * TraceResult: the video it matches and the sessions and students it names) or why it failed. The
+ * file itself waits in the media store under `trace-uploads/<id>` only until the job ends.
+ */
+export const traceRuns = pgTable(
+  'trace_runs',
+  {
+    id: id(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    /** The name the admin's file had (shown only to admins). */
+    fileName: text('file_name').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    /** Which media store holds the upload while it waits. */
+    store: text('store').$type<StoreKind>().notNull().default('local'),
+    status: text('status').$type<TraceRunStatus>().notNull().default('queued'),
+    /** 0..1, and what the job is doing (decoding the copy, comparing it with a video, scoring). */
+    progress: real('progress').notNull().default(0),
+    phase: text('phase'),
+    /** The video the admin said the copy is from; null: compared with every marked video. */
+    videoId: uuid('video_id').references(() => videos.id, { onDelete: 'set null' }),
+    jobId: uuid('job_id'),
+    startedAt: at('started_at'),
+    finishedAt: at('finished_at'),
+    result: jsonb('result').$type<Record<string, unknown>>(),
+    /** Why the trace could not run, in one line. */
+    error: text('error'),
+  },
+  (t) => [index('trace_runs_created_idx').on(t.createdAt)],
+);

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { and, desc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { deliveryModes, deliverySuite, firstRendition, get } from '../../../test/support/delivery';
+import { waitUntilMarked } from '../../../test/support/forensic-fixtures';
 import { decodeHls } from '../../../test/support/media-kit';
 import { playbackSessions, videos } from '../db/schema';
 import { sessionSequence } from './code';
@@ -21,13 +22,7 @@ describe.each(deliveryModes)('forensic A/B marks, SEGMENT_DELIVERY=%s (%s store)
     clip: { seconds: SECONDS },
     fileName: 'marked.mp4',
     // The ladder job replaces the remuxed rendition with the marked one.
-    async prepare(media, videoId) {
-      const deadline = Date.now() + 240_000;
-      while (!(await media.objectText(`videos/${videoId}/v180/index.m3u8`))?.includes(VARIANT_B_TAG)) {
-        if (Date.now() > deadline) throw new Error('the rendition was not marked within 240 s');
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    },
+    prepare: (media, videoId) => waitUntilMarked(() => media.objectText(`videos/${videoId}/v180/index.m3u8`)),
     timeoutMs: 300_000,
   });
 

@@ -1,15 +1,21 @@
 import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
-import { DETECT_FPS, DETECT_HEIGHT, DETECT_WIDTH } from './detector';
+import { DETECT_FPS, DETECT_HEIGHT, DETECT_WIDTH, FRAME_BYTES } from './detector';
 
 /**
  * The detector's view of a video: its luma at DETECT_WIDTH x DETECT_HEIGHT, DETECT_FPS frames a
  * second from t = 0, decoded by ffmpeg at low CPU priority. `input` is a file, or `-` with `stdin`
- * (an MPEG-TS stream assembled from segments). Rejects when ffmpeg finds no video.
+ * (an MPEG-TS stream assembled from segments). Rejects when ffmpeg finds no video. `onDecoded`
+ * hears the seconds of video decoded so far as they come.
  */
 export function decodeLuma(
   input: string,
-  options: { stdin?: AsyncIterable<Buffer>; signal?: AbortSignal; inputArgs?: string[] } = {},
+  options: {
+    stdin?: AsyncIterable<Buffer>;
+    signal?: AbortSignal;
+    inputArgs?: string[];
+    onDecoded?: (seconds: number) => void;
+  } = {},
 ): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const child = spawn(
@@ -37,8 +43,13 @@ export function decodeLuma(
       // Only politeness.
     }
     const chunks: Buffer[] = [];
+    let bytes = 0;
     let err = '';
-    child.stdout!.on('data', (c: Buffer) => chunks.push(c));
+    child.stdout!.on('data', (c: Buffer) => {
+      chunks.push(c);
+      bytes += c.length;
+      options.onDecoded?.(Math.floor(bytes / FRAME_BYTES) / DETECT_FPS);
+    });
     child.stderr!.on('data', (c: Buffer) => (err = (err + c.toString()).slice(-2000)));
     const kill = () => child.kill('SIGKILL');
     options.signal?.addEventListener('abort', kill, { once: true });

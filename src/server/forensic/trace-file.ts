@@ -52,15 +52,29 @@ interface MarkedVideo {
   secret: Buffer;
   renditions: number[];
   store: MediaStore;
+  durationSeconds: number;
 }
 
 /** Both variants of the video's smallest marked rendition, as the detector sees them. */
-async function referenceOf(ctx: AppContext, video: MarkedVideo, signal?: AbortSignal): Promise<Reference> {
+async function referenceOf(
+  ctx: AppContext,
+  video: MarkedVideo,
+  signal?: AbortSignal,
+  onDecoded?: (seconds: number) => void,
+): Promise<Reference> {
   const rendition = renditionName(Math.min(...video.renditions));
+  let before = 0;
   const decode = async (variant: 'A' | 'B') => {
     const stdin = await renditionSegments(ctx.db, video.store, video.id, rendition, variant);
     if (!stdin) throw new Error(`rendition ${rendition} of ${video.id} is missing`);
-    return decodeLuma('-', { stdin, inputArgs: ['-f', 'mpegts'], signal });
+    const luma = await decodeLuma('-', {
+      stdin,
+      inputArgs: ['-f', 'mpegts'],
+      signal,
+      onDecoded: (seconds) => onDecoded?.(before + seconds),
+    });
+    before = video.durationSeconds;
+    return luma;
   };
   return {
     a: await decode('A'),
@@ -84,6 +98,7 @@ async function markedVideos(ctx: AppContext, videoId: string | undefined): Promi
       secret: videos.forensicSecret,
       renditions: videos.renditions,
       store: videos.store,
+      durationSeconds: videos.durationSeconds,
     })
     .from(videos)
     .where(
@@ -109,9 +124,33 @@ async function markedVideos(ctx: AppContext, videoId: string | undefined): Promi
         secret: Buffer.from(row.secret!, 'hex'),
         renditions: heights,
         store,
+        durationSeconds: row.durationSeconds,
       });
   }
   return marked;
+}
+
+export interface TraceFileOptions {
+  /** The marked video the file is from; else it is compared with every marked video. */
+  videoId?: string;
+  signal?: AbortSignal;
+  /** How progress names the file (default: its path). */
+  label?: string;
+  /** What the trace is doing, and how much of its decoding is done (0..1), as it goes. */
+  onProgress?: (text: string, fraction: number) => void;
+}
+
+/**
+ * The share of the decoding done: the copy, then both variants of each candidate video, weighted
+ * by their seconds (decoding is nearly all of a trace's time).
+ */
+function decodingShare(fileSeconds: number, candidates: MarkedVideo[]) {
+  const total = Math.max(1, fileSeconds + candidates.reduce((sum, v) => sum + 2 * v.durationSeconds, 0));
+  let finished = 0;
+  return {
+    at: (seconds: number, expected: number) => Math.min(1, (finished + Math.min(seconds, expected)) / total),
+    finish: (expected: number) => void (finished += expected),
+  };
 }
 
 /**
@@ -123,20 +162,31 @@ async function markedVideos(ctx: AppContext, videoId: string | undefined): Promi
 export async function traceFile(
   ctx: AppContext,
   file: string,
-  options: { videoId?: string; signal?: AbortSignal; onProgress?: (text: string) => void } = {},
+  options: TraceFileOptions = {},
 ): Promise<TraceFileResult> {
   const progress = options.onProgress ?? (() => undefined);
   const probe = await createMediaTools(ctx.config).probe(file, options.signal);
   if (!probe?.video) return { kind: 'not-a-video' };
   const candidates = await markedVideos(ctx, options.videoId);
   if (!candidates.length) return { kind: 'no-marked-video', videoId: options.videoId };
-  progress(`Decoding ${file} (${probe.durationSeconds.toFixed(0)} s)…`);
-  const suspect = await decodeLuma(file, { signal: options.signal });
+  const share = decodingShare(probe.durationSeconds, candidates);
+  const decoding = `Decoding ${options.label ?? file} (${probe.durationSeconds.toFixed(0)} s)…`;
+  progress(decoding, 0);
+  const suspect = await decodeLuma(file, {
+    signal: options.signal,
+    onDecoded: (seconds) => progress(decoding, share.at(seconds, probe.durationSeconds)),
+  });
+  share.finish(probe.durationSeconds);
 
   let best: { video: MarkedVideo; reference: Reference; offset: number; difference: number } | undefined;
   for (const video of candidates) {
-    progress(`Comparing with "${video.title}"…`);
-    const reference = await referenceOf(ctx, video, options.signal);
+    const comparing = `Comparing with "${video.title}"…`;
+    const both = 2 * video.durationSeconds;
+    progress(comparing, share.at(0, both));
+    const reference = await referenceOf(ctx, video, options.signal, (seconds) =>
+      progress(comparing, share.at(seconds, both)),
+    );
+    share.finish(both);
     const aligned = alignExcerpt(suspect, reference);
     if (aligned && (!best || aligned.difference < best.difference)) best = { video, reference, ...aligned };
   }
@@ -195,35 +245,41 @@ export async function traceFile(
 
 const dashed = (code: string) => `${code.slice(0, 4)}-${code.slice(4)}`;
 
-/** What `trace:file` prints. */
-export function describeTrace(result: TraceFileResult): string {
+/** Why `result` names nobody, in a sentence; undefined when it names someone. */
+export function whyNobody(result: TraceFileResult): string | undefined {
   switch (result.kind) {
     case 'not-a-video':
-      return 'Not a video: ffmpeg finds no video stream in this file. No session found.';
+      return 'Not a video: ffmpeg finds no video stream in this file.';
     case 'no-marked-video':
       return result.videoId
-        ? `Video ${result.videoId} has no marked rendition (FORENSIC_MARKS was off when it was packaged). No session found.`
-        : 'No video has marked renditions yet (FORENSIC_MARKS=on marks videos as their ladder is made). No session found.';
+        ? `Video ${result.videoId} has no marked rendition (FORENSIC_MARKS was off when it was packaged).`
+        : 'No video has marked renditions yet (FORENSIC_MARKS=on marks videos as their ladder is made).';
     case 'no-match':
       return result.videoId
-        ? `This file does not match video ${result.videoId}. No session found.`
-        : 'This file matches none of the marked videos. No session found.';
+        ? `This file does not match video ${result.videoId}.`
+        : 'This file matches none of the marked videos.';
     case 'matched': {
-      const head = `Matches "${result.title}" (${result.videoId}) from ${result.startsAt.toFixed(1)} s: ${result.decided} segment(s) decided, ${result.undecided} undecided.`;
-      if (!result.accused.length) {
-        const need = Number.isFinite(result.threshold)
-          ? `${result.threshold} of ${result.decided} agreeing with one session`
-          : `at least ${minimumDecidedSegments()} decided segments (${((minimumDecidedSegments() * MARK_SEGMENT_SECONDS) / 60).toFixed(1)} minutes of video)`;
-        return `${head}\nNo session found: the evidence is below the threshold (${need}).`;
-      }
-      const lines = result.accused.map(
-        (a) =>
-          `Session ${dashed(a.code)}: score ${a.score}, ${a.agreements} of ${a.decided} decided segments agree ` +
-          `(an innocent session: p < ${Math.exp(a.logInnocentChance).toExponential(1)}). ` +
-          `${a.student.name}${a.student.rollno ? `, roll no ${a.student.rollno}` : ''} (${a.student.username}), ` +
-          `started ${a.startedAt.toISOString()} from ${a.ip}.`,
-      );
-      return [head, ...lines].join('\n');
+      if (result.accused.length) return undefined;
+      const need = Number.isFinite(result.threshold)
+        ? `${result.threshold} of ${result.decided} agreeing with one session`
+        : `at least ${minimumDecidedSegments()} decided segments (${((minimumDecidedSegments() * MARK_SEGMENT_SECONDS) / 60).toFixed(1)} minutes of video)`;
+      return `The evidence is below the threshold (${need}).`;
     }
   }
+}
+
+/** What `trace:file` prints. */
+export function describeTrace(result: TraceFileResult): string {
+  const why = whyNobody(result);
+  if (result.kind !== 'matched') return `${why} No session found.`;
+  const head = `Matches "${result.title}" (${result.videoId}) from ${result.startsAt.toFixed(1)} s: ${result.decided} segment(s) decided, ${result.undecided} undecided.`;
+  if (why) return `${head}\nNo session found: ${why.charAt(0).toLowerCase()}${why.slice(1)}`;
+  const lines = result.accused.map(
+    (a) =>
+      `Session ${dashed(a.code)}: score ${a.score}, ${a.agreements} of ${a.decided} decided segments agree ` +
+      `(an innocent session: p < ${Math.exp(a.logInnocentChance).toExponential(1)}). ` +
+      `${a.student.name}${a.student.rollno ? `, roll no ${a.student.rollno}` : ''} (${a.student.username}), ` +
+      `started ${a.startedAt.toISOString()} from ${a.ip}.`,
+  );
+  return [head, ...lines].join('\n');
 }

@@ -3,9 +3,10 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { downloadCopy, waitUntilMarked, watchingStudent } from '../../../test/support/forensic-fixtures';
 import { makeClip, MediaTestServer } from '../../../test/support/media-kit';
 import { suiteTempDirs } from '../../../test/support/temp-dirs';
-import { MARK_SEGMENT_SECONDS, VARIANT_B_TAG } from './mark';
+import { MARK_SEGMENT_SECONDS } from './mark';
 import { describeTrace, traceFile } from './trace-file';
 
 const run = promisify(execFile);
@@ -31,29 +32,13 @@ describe('trace:file names the student whose links and keys made a copy', () => 
     const uploaded = await media.uploadLectureReady(admin, work, SECONDS);
     videoId = uploaded.videoId;
     url = uploaded.body.url;
-    const deadline = Date.now() + 240_000;
-    while (!(await media.objectText(`videos/${videoId}/v180/index.m3u8`))?.includes(VARIANT_B_TAG)) {
-      if (Date.now() > deadline) throw new Error('the rendition was not marked within 240 s');
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    await waitUntilMarked(() => media.objectText(`videos/${videoId}/v180/index.m3u8`));
 
-    let courseId: string | undefined;
-    const watch = async () => {
-      const { client, student } = await media.server.studentClient();
-      courseId = await media.giveAccess(student.id, videoId, courseId ? { courseId } : {});
-      const opened = await client.post('/api/playback', { videoId });
-      expect(opened.status).toBe(200);
-      return { client, student, code: (opened.body as { code: string }).code };
-    };
     // Another student watches too: an innocent session the trace must not name.
-    await watch();
-    const { client, student, code } = await watch();
+    const innocent = await watchingStudent(media, videoId);
+    const { client, student, code } = await watchingStudent(media, videoId, innocent.courseId);
     // A stream downloader with the student's own cookie: the child playlist, their keys, remuxed.
-    const leak = path.join(work, 'leak.mp4');
-    await run('nice', [
-      '-n', '10', 'ffmpeg', '-v', 'error', '-nostdin', '-headers', `Cookie: token=${client.token}\r\n`,
-      '-i', `${media.server.url}${url}`, '-map', '0:v:0', '-c', 'copy', leak,
-    ]); // prettier-ignore
+    const leak = await downloadCopy(`${media.server.url}${url}`, client.token!, path.join(work, 'leak.mp4'));
     leaker = { code, studentId: student.id, leak };
   }, 400_000);
   afterAll(async () => {

@@ -2,6 +2,9 @@ import { purgeExpiredHandler } from '../accounts/housekeeping';
 import { backupRunHandler } from '../backup/run-job';
 import { queueScheduledBackup } from '../backup/schedule';
 import type { AppContext } from '../context';
+import { FORENSIC_TYPE_LIMITS } from '../forensic/trace-job-types';
+import { traceRunHandler } from '../forensic/trace-job';
+import { purgeTraceFilesHandler } from '../forensic/trace-purge';
 import { mediaJobHandlers, MEDIA_TYPE_LIMITS } from '../media/jobs';
 import { purgePlaybackSessionsHandler } from '../playback/housekeeping';
 import type { ScheduledCheck } from './runner';
@@ -13,6 +16,8 @@ export function jobHandlers(ctx: AppContext): JobHandlers {
     'accounts.purge-expired': purgeExpiredHandler(ctx),
     'playback.purge-sessions': purgePlaybackSessionsHandler(ctx),
     'backup.run': backupRunHandler(ctx),
+    'forensic.trace': traceRunHandler(ctx),
+    'forensic.purge-trace-files': purgeTraceFilesHandler(ctx),
     ...mediaJobHandlers(ctx),
   };
 }
@@ -22,6 +27,7 @@ export const recurringJobs = [
   ['accounts.purge-expired', 60 * 60_000],
   ['media.purge-uploads', 60 * 60_000],
   ['playback.purge-sessions', 24 * 60 * 60_000],
+  ['forensic.purge-trace-files', 60 * 60_000],
 ] as const;
 
 /** Checks the runner repeats on every node; each queues its work at most once across them. */
@@ -29,5 +35,9 @@ export const scheduledChecks = (ctx: AppContext): ScheduledCheck[] => [
   { name: 'backup.schedule', everyMs: 60_000, check: () => queueScheduledBackup(ctx) },
 ];
 
-/** Per-type lanes for the runner (see MEDIA_TYPE_LIMITS). */
-export const jobTypeLimits: Partial<Record<JobType, number>> = { ...MEDIA_TYPE_LIMITS, 'backup.run': 1 };
+/** Per-type lanes for the runner (see MEDIA_TYPE_LIMITS, FORENSIC_TYPE_LIMITS). */
+export const jobTypeLimits: Partial<Record<JobType, number>> = {
+  ...MEDIA_TYPE_LIMITS,
+  ...FORENSIC_TYPE_LIMITS,
+  'backup.run': 1,
+};

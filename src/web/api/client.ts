@@ -98,16 +98,54 @@ export async function call<K extends JsonRouteKey>(
     if ((error as Error).name === 'AbortError') throw error;
     throw new ApiError(0, '');
   }
-  const text = await response.text();
+  return answerOf<K>(response.status, await response.text());
+}
+
+/** A response's JSON, or the ApiError of a status outside 2xx with the server's message. */
+function answerOf<K extends JsonRouteKey>(status: number, text: string): AnswerOf<K> {
   let data: Record<string, unknown>;
   try {
     data = text ? (JSON.parse(text) as Record<string, unknown>) : {};
   } catch {
     data = {}; // a proxy's HTML error page: the status still tells what happened
   }
-  if (!response.ok)
-    throw new ApiError(response.status, typeof data.message === 'string' ? data.message : '', data);
+  if (status < 200 || status > 299)
+    throw new ApiError(status, typeof data.message === 'string' ? data.message : '', data);
   return data as AnswerOf<K>;
+}
+
+/** Routes that take a multipart form (file uploads). */
+export type FormRouteKey = {
+  [K in JsonRouteKey]: Routes[K] extends { multipart: unknown } ? K : never;
+}[JsonRouteKey];
+
+/**
+ * Sends a form to a multipart route as `call` does, over XMLHttpRequest: `onUpload` hears how many
+ * bytes of the body went out (fetch cannot tell), for an upload's progress bar.
+ */
+export function upload<K extends FormRouteKey>(
+  key: K,
+  input: CallInput<K> & { form: FormData; onUpload?(sent: number, total: number): void },
+): Promise<AnswerOf<K>> {
+  const { method, path } = splitRouteKey(key);
+  const loose = input as Loose & { onUpload?(sent: number, total: number): void };
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open(method, urlOf(path, loose));
+    for (const [name, value] of Object.entries(loose.headers ?? {})) request.setRequestHeader(name, value);
+    request.upload.onprogress = (event) => loose.onUpload?.(event.loaded, event.total);
+    request.onload = () => {
+      try {
+        resolve(answerOf<K>(request.status, request.responseText));
+      } catch (error) {
+        reject(error);
+      }
+    };
+    request.onerror = () => reject(new ApiError(0, ''));
+    request.onabort = () => reject(new DOMException('The upload was cancelled.', 'AbortError'));
+    loose.signal?.addEventListener('abort', () => request.abort(), { once: true });
+    request.send(loose.form!);
+  });
 }
 
 /**

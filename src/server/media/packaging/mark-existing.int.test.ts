@@ -1,19 +1,17 @@
-import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstRendition, get } from '../../../../test/support/delivery';
+import { downloadCopy, waitUntilMarked } from '../../../../test/support/forensic-fixtures';
 import { MediaTestServer } from '../../../../test/support/media-kit';
 import { runCli } from '../../../../test/support/processes';
 import { suiteTempDirs } from '../../../../test/support/temp-dirs';
 import { loadConfig } from '../../config';
-import { MARK_SEGMENT_SECONDS, VARIANT_B_TAG, VARIANT_FILE_PATTERN } from '../../forensic/mark';
+import { MARK_SEGMENT_SECONDS, VARIANT_FILE_PATTERN } from '../../forensic/mark';
 import { traceFile } from '../../forensic/trace-file';
 import { jobHandlers, jobTypeLimits } from '../../jobs/registry';
 import { JobRunner } from '../../jobs/runner';
 import { openRuntime, type Runtime } from '../../runtime';
 
-const run = promisify(execFile);
 /** 38 marked segments: enough for a trace (34 decided) of the whole copy. */
 const SECONDS = 38 * MARK_SEGMENT_SECONDS;
 
@@ -108,11 +106,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('media:mark marks videos packaged 
       }),
     };
     await marker.runner.start();
-    const deadline = Date.now() + 240_000;
-    while (!(await media.objectText(`videos/${videoId}/v180/index.m3u8`))?.includes(VARIANT_B_TAG)) {
-      if (Date.now() > deadline) throw new Error('the rendition was not marked within 240 s');
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    await waitUntilMarked(() => media.objectText(`videos/${videoId}/v180/index.m3u8`));
     expect(await statusOf(oldSegment, before.client.token)).toBe(200);
 
     const done = await runCli(['media:mark'], { ...env, FORENSIC_MARKS: 'on' });
@@ -126,11 +120,11 @@ describe.runIf(process.env.TEST_DATABASE_URL)('media:mark marks videos packaged 
     for (const segment of segments)
       expect(path.posix.basename(new URL(segment).pathname)).toMatch(VARIANT_FILE_PATTERN);
 
-    const leak = path.join(media.server.dataDir, 'leak.mp4');
-    await run('nice', [
-      '-n', '10', 'ffmpeg', '-v', 'error', '-nostdin', '-headers', `Cookie: token=${leaker.client.token}\r\n`,
-      '-i', `${media.server.url}${url}`, '-map', '0:v:0', '-c', 'copy', leak,
-    ]); // prettier-ignore
+    const leak = await downloadCopy(
+      `${media.server.url}${url}`,
+      leaker.client.token!,
+      path.join(media.server.dataDir, 'leak.mp4'),
+    );
     const result = await traceFile(media.server.ctx, leak, { videoId });
     expect(result.kind).toBe('matched');
     if (result.kind !== 'matched') return;

@@ -15,7 +15,8 @@ export const STORE_KINDS = ['local', 's3'] as const;
  *   upload of its source key);
  * - `sources/<videoId>`: the finalized upload, kept until the ladder is done (videoId = storageName);
  * - `videos/<videoId>/poster.jpg` and `videos/<videoId>/v<height>/{index.m3u8,info.json,seg_NNNNN.ts}`;
- * - `thumbnails/<sha256>.<jpg|png>`.
+ * - `thumbnails/<sha256>.<jpg|png>`;
+ * - `trace-uploads/<runId>`: a leaked copy an admin uploaded to trace, until its trace job ends.
  * AES keys live in the database, never in a store.
  */
 export const mediaKeys = {
@@ -27,6 +28,8 @@ export const mediaKeys = {
   videoFile: (videoId: string, rendition: string, file: string) => `videos/${videoId}/${rendition}/${file}`,
   poster: (videoId: string) => `videos/${videoId}/poster.jpg`,
   thumbnail: (file: string) => `thumbnails/${file}`,
+  traceUploads: 'trace-uploads/',
+  traceUpload: (runId: string) => `trace-uploads/${runId}`,
 };
 
 /** `v720`: a rendition's folder and URL segment. */

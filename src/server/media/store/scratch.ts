@@ -48,9 +48,10 @@ export class Scratch {
 
   /**
    * Keeps a chunk aside (hashing nothing: the writer hashes when it reads it back), up to the part's
-   * own size limit. Reads the part to its end even after a write failed, so the client gets an answer.
+   * own size limit (past it: 413 with `tooLargeMessage`). Reads the part to its end even after a
+   * write failed, so the client gets an answer.
    */
-  async spool(source: ChunkSource): Promise<Spooled> {
+  async spool(source: ChunkSource, tooLargeMessage: string = mediaMessages.chunkTooLarge): Promise<Spooled> {
     await mkdir(this.root, { recursive: true });
     const file = this.path(`.spool-${randomUUID()}`);
     const handle = await open(file, 'w');
@@ -64,7 +65,7 @@ export class Scratch {
         size += piece.length;
       }
       if (failure) throw failure;
-      if (source.truncated) throw tooLarge(mediaMessages.chunkTooLarge);
+      if (source.truncated) throw tooLarge(tooLargeMessage);
     } catch (error) {
       await handle.close().catch(() => {});
       await remove();

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { MultipartFile } from '@fastify/multipart';
 import { mediaMessages, type UploadOffsetResponse } from '../../../contract/media';
 import { routes } from '../../../contract/routes';
 import type { SessionUser } from '../../accounts/sessions';
@@ -12,7 +11,7 @@ import type { MediaTools } from '../ffmpeg';
 import type { Spooled } from '../store/scratch';
 import { videoDeleteUrl, videoUrl } from '../urls';
 import { finalizeUpload } from './finalize';
-import { discard, type OpenChunk, type UploadStore } from './upload-store';
+import { discard, onFilePart, type OpenChunk, type UploadStore } from './upload-store';
 
 export interface UploadRouteDeps {
   ctx: AppContext;
@@ -35,16 +34,6 @@ export const multipartOptions = {
   throwFileSizeLimit: false,
   limits: { fileSize: MAX_CHUNK_BYTES, files: 1, fields: 8, fieldSize: 4096, parts: 10 },
 };
-
-/** Runs `work` on a file part; if it throws, the rest of the part is read and dropped before the error answers. */
-async function onFilePart<T>(part: MultipartFile, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    await discard(part.file).catch(() => {});
-    throw error;
-  }
-}
 
 /**
  * After a refused chunk at start 0: an upload left with no bytes is the same as none, so it goes

@@ -267,3 +267,16 @@ export async function discard(source: AsyncIterable<unknown>): Promise<void> {
     // dropped
   }
 }
+
+/** Runs `work` on a file part; if it throws, the rest of the part is read and dropped before the error answers. */
+export async function onFilePart<T>(
+  part: { file: AsyncIterable<unknown> },
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    await discard(part.file).catch(() => {});
+    throw error;
+  }
+}

@@ -6,29 +6,17 @@ import { displayCode, normalizeCode, traceMessages, type TracedSession } from '.
 import { call, messageOf } from '../../api/client';
 import { DataTable } from '../ui/DataTable';
 import { PageHeader } from '../ui/PageHeader';
-
-const when = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
-
-function Field({ label, value }: { label: string; value: string }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed" fw={600} tt="uppercase">
-        {label}
-      </Text>
-      <Text fw={500} style={{ overflowWrap: 'anywhere' }}>
-        {value}
-      </Text>
-    </div>
-  );
-}
+import { Field, when } from './fields';
+import { RecentTraces } from './RecentTraces';
+import { TraceCopyCard } from './TraceCopyCard';
 
 const videoOf = (s: TracedSession) => s.video?.title ?? 'Deleted video';
 const courseOf = (s: TracedSession) => (s.course ? `${s.course.name} (${s.course.coursecode})` : 'No course');
 
 /**
  * /admintrace: the code drawn on a leaked frame (or heard read out from a recording) names the
- * playback: who, which video, when, from which address and device, and their other sessions.
+ * playback: who, which video, when, from which address and device, and their other sessions. Below
+ * it, a downloaded copy is uploaded and traced by its invisible marks, and the recent traces listed.
  */
 export default function TracePage() {
   const [input, setInput] = useState('');
@@ -48,7 +36,7 @@ export default function TracePage() {
     <>
       <PageHeader
         title="Trace a leak"
-        description="Type the code seen in a leaked screenshot or recording (e.g. 7K3M-Q9XD): it names the playback it came from."
+        description="Type the code seen in a leaked screenshot or recording (e.g. 7K3M-Q9XD), or upload a downloaded copy: either names the playback it came from."
       />
       <Paper withBorder radius="md" p="md" component="section" aria-label="Look up a code">
         <form
@@ -136,6 +124,11 @@ export default function TracePage() {
           </Stack>
         )}
       </div>
+
+      <Stack mt="xl" gap="xl">
+        <TraceCopyCard />
+        <RecentTraces />
+      </Stack>
     </>
   );
 }

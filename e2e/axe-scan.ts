@@ -1,0 +1,29 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+
+const WIDTHS = [
+  ['desktop', 1280, 800],
+  ['mobile', 390, 844],
+] as const;
+
+/** Serious and critical axe violations on the page as it is now, at both widths. */
+export async function scan(page: Page, screen: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const [label, width, height] of WIDTHS) {
+    await page.setViewportSize({ width, height });
+    await page.mouse.move(0, 0); // no hover highlight under the scan
+    await page.waitForTimeout(200);
+    const { violations } = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+      .analyze();
+    for (const v of violations) {
+      if (v.impact !== 'serious' && v.impact !== 'critical') continue;
+      const where = v.nodes
+        .slice(0, 3)
+        .map((n) => `${n.target.join(' ')} (${[...n.any, ...n.all].map((c) => c.message).join('; ')})`)
+        .join(' | ');
+      found.push(`${screen} (${label}): ${v.id} [${v.impact}] ${v.help} at ${where}`);
+    }
+  }
+  return found;
+}
