@@ -9,7 +9,14 @@ import { TestClient } from '../../test/support/http-client';
 import { runCli, startServerProcess } from '../../test/support/processes';
 import { TestSmtpServer } from '../../test/support/smtp';
 
-describe('admin command line (embedded database)', () => {
+/**
+ * Each test starts the CLI as a fresh process (Node, tsx compiling the server's modules, the
+ * embedded database opening and migrating) once or twice: ~7 s on a quiet machine, past the
+ * integration project's 30 s on a loaded one.
+ */
+const CLI_PROCESS_TIMEOUT = { timeout: 90_000 };
+
+describe('admin command line (embedded database)', CLI_PROCESS_TIMEOUT, () => {
   let dataDir: string;
   let smtp: TestSmtpServer;
   let env: Record<string, string>;
@@ -97,7 +104,7 @@ describe('admin command line (embedded database)', () => {
   });
 });
 
-describe('npm run cli on a checkout that was never built', () => {
+describe('npm run cli on a checkout that was never built', CLI_PROCESS_TIMEOUT, () => {
   const run = promisify(execFile);
   let clone: string;
 
