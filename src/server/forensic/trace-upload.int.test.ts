@@ -174,9 +174,14 @@ describe('tracing a leaked copy uploaded on the trace screen', () => {
     expect(list.body.markedVideos.map((v: { id: string }) => v.id)).toEqual([videoId]);
     expect(list.body.marksOn).toBe(true);
 
-    // The job went through the runner, so the job metrics count it.
-    const metrics = await media.server.client().get('/metrics', { authorization: `Bearer ${METRICS_TOKEN}` });
-    expect(metrics.body).toMatch(/^lectern_jobs\{type="forensic\.trace",state="done"\} 2$/m);
+    // The job went through the runner, so the job metrics count it. The run is done before its job
+    // is: the runner marks the job once the handler returns, a moment after the run's answer.
+    const scrape = async () =>
+      (await media.server.client().get('/metrics', { authorization: `Bearer ${METRICS_TOKEN}` }))
+        .body as string;
+    await expect
+      .poll(scrape, { timeout: 15_000 })
+      .toMatch(/^lectern_jobs\{type="forensic\.trace",state="done"\} 2$/m);
   }, 400_000);
 
   it('a copy of another video names nobody, and says why', async () => {
