@@ -1,7 +1,7 @@
 import './zod-jitless';
-import '@mantine/core/styles.css';
+// Not Mantine's whole stylesheet: the components outside the back office (app/mantine-styles.css).
+import './app/mantine-styles.css';
 import './app/global.css';
-import '@mantine/notifications/styles.css';
 import { MantineProvider } from '@mantine/core';
 import { notificationsStore, type NotificationsState } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';

@@ -26,6 +26,18 @@ const page = (
 });
 
 /**
+ * The entry carries only the Mantine styles the student pages use; the back office's chunks wait
+ * for the rest (admin/mantine-styles.ts) so that their own CSS is added after it, in the order the
+ * whole stylesheet had.
+ */
+const withAdminStyles =
+  <T,>(load: () => Promise<T>) =>
+  () =>
+    import('../admin/mantine-styles').then(load);
+const adminPage = (path: string, load: () => Promise<{ default: ComponentType }>) =>
+  page(path, withAdminStyles(load));
+
+/**
  * Every screen of SPEC.md section 2. Each page is its own chunk, loaded on demand, inside layout
  * routes (their own chunks too) that hold the gates: opening hours and the student session for the
  * student pages, the admin session and the back office frame for the admin pages. The student
@@ -59,25 +71,31 @@ export const appRoutes = (queryClient: QueryClient): RouteObject[] => [
           },
         ],
       },
-      page('/adminlogin', () => import('../admin/login/AdminLoginPage')),
+      adminPage('/adminlogin', () => import('../admin/login/AdminLoginPage')),
       {
-        lazy: lazyPage(() => import('../admin/AdminLayout')),
+        lazy: lazyPage(withAdminStyles(() => import('../admin/AdminLayout'))),
         children: [
-          page('/admindashboard', () => import('../admin/dashboard/AdminDashboardPage')),
-          page('/admincourse', () => import('../admin/courses/CreateCoursePage')),
-          page('/editcoursedetails', () => import('../admin/courses/EditCourseDetailsPage')),
-          page('/editcourse', () => import('../admin/access/CourseAccessPage')),
-          page('/adminvideo', () => import('../admin/videos/UploadVideoPage')),
-          page('/editvideo', () => import('../admin/videos/ManageVideosPage')),
-          page('/editvideodetails', () => import('../admin/videos/EditVideoDetailsPage')),
-          page('/admin/course/:courseId', () => import('../admin/courses/AdminCoursePage')),
-          page('/adminstudents', () => import('../admin/students/StudentsPage')),
-          page('/adminanalytics', () => import('../admin/analytics/AnalyticsHomePage')),
-          page('/adminanalytics/course/:courseId', () => import('../admin/analytics/CourseAnalyticsPage')),
-          page('/adminanalytics/video/:videoId', () => import('../admin/analytics/VideoAnalyticsPage')),
-          page('/adminanalytics/student/:studentId', () => import('../admin/analytics/StudentAnalyticsPage')),
-          page('/admintrace', () => import('../admin/trace/TracePage')),
-          page('/adminbackups', () => import('../admin/backups/BackupsPage')),
+          adminPage('/admindashboard', () => import('../admin/dashboard/AdminDashboardPage')),
+          adminPage('/admincourse', () => import('../admin/courses/CreateCoursePage')),
+          adminPage('/editcoursedetails', () => import('../admin/courses/EditCourseDetailsPage')),
+          adminPage('/editcourse', () => import('../admin/access/CourseAccessPage')),
+          adminPage('/adminvideo', () => import('../admin/videos/UploadVideoPage')),
+          adminPage('/editvideo', () => import('../admin/videos/ManageVideosPage')),
+          adminPage('/editvideodetails', () => import('../admin/videos/EditVideoDetailsPage')),
+          adminPage('/admin/course/:courseId', () => import('../admin/courses/AdminCoursePage')),
+          adminPage('/adminstudents', () => import('../admin/students/StudentsPage')),
+          adminPage('/adminanalytics', () => import('../admin/analytics/AnalyticsHomePage')),
+          adminPage(
+            '/adminanalytics/course/:courseId',
+            () => import('../admin/analytics/CourseAnalyticsPage'),
+          ),
+          adminPage('/adminanalytics/video/:videoId', () => import('../admin/analytics/VideoAnalyticsPage')),
+          adminPage(
+            '/adminanalytics/student/:studentId',
+            () => import('../admin/analytics/StudentAnalyticsPage'),
+          ),
+          adminPage('/admintrace', () => import('../admin/trace/TracePage')),
+          adminPage('/adminbackups', () => import('../admin/backups/BackupsPage')),
         ],
       },
       page('/policy', () => import('../ui/info-routes').then((m) => ({ default: m.Policy }))),

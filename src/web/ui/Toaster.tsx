@@ -1,3 +1,6 @@
+// The toasts' styles come with them (this chunk loads after the first page), not in the entry.
+import '@mantine/core/styles/Notification.css';
+import '@mantine/notifications/styles.css';
 import { Notifications } from '@mantine/notifications';
 import { TOAST_AUTO_CLOSE_MS } from '../../contract/constants';
 
