@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { preloadTags, ROUTE_MODULES, routeHtml, type Manifest } from './route-preloads';
+import { fetchPreloadTags, preloadTags, ROUTE_MODULES, routeHtml, type Manifest } from './route-preloads';
 
 // The shape Vite writes: the entry, shared chunks, route chunks with their CSS.
 const manifest: Manifest = {
@@ -44,8 +44,18 @@ describe('route preloads', () => {
     const dashboard = htmlFor('/dashboard');
     expect(dashboard).toContain('<link rel="modulepreload" crossorigin href="/assets/DashboardPage-1.js">');
     expect(dashboard.indexOf('DashboardPage-1.js')).toBeLessThan(dashboard.indexOf('</head>'));
+    expect(dashboard).toContain('<link rel="preload" as="fetch" crossorigin href="/api/auth/check">');
+    expect(htmlFor('/')).toContain('<link rel="preload" as="fetch" crossorigin href="/api/time">');
+    expect(htmlFor('/')).not.toContain('/api/auth/check');
     expect(htmlFor('/adminstudents')).toBe(plain);
     expect(htmlFor('/course/a/b')).toBe(plain);
+  });
+
+  it("asks a route's API answers as the page's fetch does: same URL, same-origin credentials", () => {
+    expect(fetchPreloadTags(['/api/time', '/api/auth/check'])).toBe(
+      '<link rel="preload" as="fetch" crossorigin href="/api/time">' +
+        '<link rel="preload" as="fetch" crossorigin href="/api/auth/check">',
+    );
   });
 
   it('serves the plain index.html when the build left no manifest', async () => {
