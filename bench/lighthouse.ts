@@ -210,7 +210,22 @@ function failedAudits(lhr: Result): string[] {
   return failed;
 }
 
-async function audit(url: string, cookie: string): Promise<Result> {
+/**
+ * One Lighthouse run in a fresh Chromium. A run that Lighthouse itself says to repeat ("Please run
+ * Lighthouse again": NO_NAVSTART and the like, a trace lost on a busy machine) is repeated, up to
+ * twice, instead of ending a bench of several minutes.
+ */
+async function audit(url: string, cookie: string, retries = 2): Promise<Result> {
+  try {
+    return await auditOnce(url, cookie);
+  } catch (error) {
+    if (retries === 0 || !/run Lighthouse again/i.test(String(error))) throw error;
+    console.log(`  (Lighthouse asked to run again: ${String(error).slice(0, 160)})`);
+    return audit(url, cookie, retries - 1);
+  }
+}
+
+async function auditOnce(url: string, cookie: string): Promise<Result> {
   const chrome = await chromeLauncher.launch({
     chromePath: CHROME_PATH,
     chromeFlags: ['--headless=new', '--no-sandbox'],
