@@ -9,6 +9,7 @@ const WIDTHS = [
 /** Serious and critical axe violations on the page as it is now, at both widths. */
 export async function scan(page: Page, screen: string): Promise<string[]> {
   const found: string[] = [];
+  const original = page.viewportSize();
   for (const [label, width, height] of WIDTHS) {
     await page.setViewportSize({ width, height });
     await page.mouse.move(0, 0); // no hover highlight under the scan
@@ -25,5 +26,6 @@ export async function scan(page: Page, screen: string): Promise<string[]> {
       found.push(`${screen} (${label}): ${v.id} [${v.impact}] ${v.help} at ${where}`);
     }
   }
+  if (original) await page.setViewportSize(original);
   return found;
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { adminShots, adminSignIn, openScreen } from './admin-setup';
+import { scan } from './axe-scan';
 import type { Lectern } from './lectern';
 import { startOneVideoClass } from './watch-setup';
 
@@ -52,6 +53,7 @@ test.describe('backups', () => {
     expect(reason.length).toBeGreaterThan(5);
     await expect(page.getByRole('row', { name: /On demand.*Failed/ })).toBeVisible();
     await adminShots(page, 'backups-failed');
+    expect(await scan(page, 'backups, failed')).toEqual([]);
 
     // The dashboard says so too, until a backup succeeds.
     await openScreen(page, lectern, '/admindashboard', 'Admin Dashboard');
@@ -76,6 +78,7 @@ test.describe('backups', () => {
     await expect(complete).toContainText(/\d+ (ms|s)/);
     await expect(page.getByText(/Last successful backup/)).toBeVisible();
     await adminShots(page, 'backups');
+    expect(await scan(page, 'backups, complete')).toEqual([]);
 
     await openScreen(page, lectern, '/admindashboard', 'Admin Dashboard');
     await expect(page.getByRole('heading', { name: 'Courses Overview' })).toBeVisible();

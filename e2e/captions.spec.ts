@@ -135,9 +135,9 @@ test.describe('captions and transcript', () => {
       await expect(transcript.locator('[aria-current="true"]')).toContainText('FUNCTIONS REMEMBER SCOPE');
       // The canvas repaints once the seeked frame is decoded, which can trail the transcript's
       // highlight on a busy machine: read it again until the cue is there (or 15 s have passed).
-      // OCR over a moving picture (and the session mark) may garble a word; two of three must be read.
+      // Only the caption's white letters are read (see ocr); two of the three words must be.
       await expect(async () => {
-        const text = await ocr(await page.locator('canvas').screenshot(), 'cue');
+        const text = await ocr(await page.locator('canvas').screenshot(), 'cue', { whiteTextOnly: true });
         const words = ['FUNCTIONS', 'REMEMBER', 'SCOPE'].filter((w) => text.toUpperCase().includes(w));
         expect(words.length, `OCR read: ${text.trim()}`).toBeGreaterThanOrEqual(2);
       }).toPass({ timeout: 15_000, intervals: [250, 500, 1000] });
@@ -174,7 +174,11 @@ test.describe('captions and transcript', () => {
       await expect(page.getByTestId('player-announcer')).toHaveText('Captions off');
       // Paused: the canvas repaints on the toggle, read until it has (see the cue step above).
       const canvasReads = async (pattern: RegExp, label: string) =>
-        pattern.test((await ocr(await page.locator('canvas').screenshot(), label)).toLowerCase());
+        pattern.test(
+          (
+            await ocr(await page.locator('canvas').screenshot(), label, { whiteTextOnly: true })
+          ).toLowerCase(),
+        );
       await expect.poll(() => canvasReads(/practice|exercises/, 'off'), { timeout: 15_000 }).toBe(false);
       await page.keyboard.press('c');
       await expect(page.getByTestId('player-announcer')).toHaveText('Captions on: English');

@@ -46,6 +46,21 @@ export class TestClient {
     return this.request<T>('POST', path, { json, headers });
   }
 
+  /** The student sign-in, POST /api/signin (a test account, or a username with another password). */
+  signIn<T = any>({ username, password }: { username: string; password: string }) {
+    return this.post<T>('/api/signin', { username, password });
+  }
+
+  /** The admin sign-in, POST /api/admin/login. */
+  adminLogin<T = any>({ username, password }: { username: string; password: string }) {
+    return this.post<T>('/api/admin/login', { username, password });
+  }
+
+  /** A new password with the mailed one-time code, POST /api/password/reset. */
+  resetPassword<T = any>(otp: string, newpassword: string) {
+    return this.post<T>('/api/password/reset', { otp, newpassword });
+  }
+
   private storeCookie(line: string) {
     const [pair = '', ...attributes] = line.split(';');
     const eq = pair.indexOf('=');

@@ -120,7 +120,7 @@ export class TestServer {
   async studentClient(student?: TestStudent): Promise<{ client: TestClient; student: TestStudent }> {
     const s = student ?? (await this.createActiveStudent());
     const client = this.client();
-    const res = await client.post('/api/signin', { username: s.username, password: s.password });
+    const res = await client.signIn(s);
     if (res.status !== 200)
       throw new Error(`student sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
     return { client, student: s };
@@ -129,7 +129,7 @@ export class TestServer {
   async adminClient(): Promise<{ client: TestClient; admin: { id: string; username: string } }> {
     const admin = await this.createAdmin();
     const client = this.client();
-    const res = await client.post('/api/admin/login', { username: admin.username, password: admin.password });
+    const res = await client.adminLogin(admin);
     if (res.status !== 200)
       throw new Error(`admin sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
     return { client, admin };

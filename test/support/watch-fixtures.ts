@@ -76,13 +76,23 @@ export async function renameStudent(server: TestServer, student: TestStudent, na
   await server.ctx.db.update(users).set({ name }).where(eq(users.id, student.id));
 }
 
-/** A progress save as the current player sends it. */
+/**
+ * A progress save as the current player sends it: at the end of the last range, no watched total
+ * of its own, at normal speed. `save` changes any of those, as a seek, an old total or a forged rate.
+ */
 export const saveRanges = (
   client: TestClient,
   videoId: string,
   ranges: [number, number][],
-  position = ranges.at(-1)?.[1] ?? 0,
-) => client.post('/api/progress', { videoId, position, watched: 0, ranges, rate: 1 });
+  save: { position?: number; watched?: number; rate?: number } = {},
+) =>
+  client.post('/api/progress', {
+    videoId,
+    position: save.position ?? ranges.at(-1)?.[1] ?? 0,
+    watched: save.watched ?? 0,
+    ranges,
+    rate: save.rate ?? 1,
+  });
 
 /** Raw bytes of a GET, as a browser download would keep them (fetch's text() drops a BOM). */
 export async function download(client: TestClient, path: string) {

@@ -9,7 +9,7 @@ describe.each(testEngines())('admin sign-in and check (%s)', (engine) => {
   it('signs an admin in with a message containing "successful"', async () => {
     const admin = await server.createAdmin();
     const client = server.client();
-    const res = await client.post('/api/admin/login', { username: admin.username, password: admin.password });
+    const res = await client.adminLogin(admin);
     expect(res.status).toBe(200);
     expect(res.body.message).toContain('successful');
     expect(client.token).toBeDefined();
@@ -23,9 +23,7 @@ describe.each(testEngines())('admin sign-in and check (%s)', (engine) => {
 
   it('refuses students on the admin login and reports them invalid on the admin check', async () => {
     const student = await server.createActiveStudent();
-    const refused = await server
-      .client()
-      .post('/api/admin/login', { username: student.username, password: student.password });
+    const refused = await server.client().adminLogin(student);
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe(serverMessages.studentOnAdminSignIn);
     const { client } = await server.studentClient(student);
@@ -34,9 +32,7 @@ describe.each(testEngines())('admin sign-in and check (%s)', (engine) => {
 
   it('answers wrong admin credentials with the generic 401', async () => {
     const admin = await server.createAdmin();
-    const res = await server
-      .client()
-      .post('/api/admin/login', { username: admin.username, password: 'Nope@12345' });
+    const res = await server.client().adminLogin({ username: admin.username, password: 'Nope@12345' });
     expect(res.status).toBe(401);
     expect(res.body.message).toBe(serverMessages.badCredentials);
   });
@@ -57,7 +53,7 @@ describe.each(testEngines())('admin sign-in and check (%s)', (engine) => {
     const clients = [];
     for (let i = 0; i < 4; i++) {
       const client = server.client();
-      await client.post('/api/admin/login', { username: admin.username, password: admin.password });
+      await client.adminLogin(admin);
       clients.push(client);
       server.clock.advance(1000);
     }

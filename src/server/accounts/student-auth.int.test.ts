@@ -20,17 +20,15 @@ describe.each(testEngines())('student sign-in and first-login reset (%s)', (engi
   async function firstSignIn() {
     const student = await server.createStudent();
     const client = server.client();
-    await client.post('/api/signin', { username: student.username, password: student.password });
+    await client.signIn(student);
     await server.smtp.waitFor(student.email);
     return { student, client, code: server.smtp.latestCode(student.email) };
   }
 
   it('answers an unknown user and a wrong password with the same 401', async () => {
     const student = await server.createActiveStudent();
-    const unknown = await server.client().post('/api/signin', { username: 'nobody', password: 'Whatever@1' });
-    const wrong = await server
-      .client()
-      .post('/api/signin', { username: student.username, password: 'Wrong@1234' });
+    const unknown = await server.client().signIn({ username: 'nobody', password: 'Whatever@1' });
+    const wrong = await server.client().signIn({ username: student.username, password: 'Wrong@1234' });
     expect(unknown.status).toBe(401);
     expect(wrong.status).toBe(401);
     expect(unknown.body).toEqual(wrong.body);
@@ -42,7 +40,7 @@ describe.each(testEngines())('student sign-in and first-login reset (%s)', (engi
     const student = await server.createActiveStudent();
     for (const login of [student.username.toUpperCase(), student.email.toUpperCase()]) {
       const client = server.client();
-      const res = await client.post('/api/signin', { username: login, password: student.password });
+      const res = await client.signIn({ username: login, password: student.password });
       expect(res.status).toBe(200);
       expect(res.body.message).toBe(serverMessages.signInSuccess);
       expect(res.body).not.toHaveProperty('token');
@@ -59,9 +57,7 @@ describe.each(testEngines())('student sign-in and first-login reset (%s)', (engi
 
   it('refuses admin accounts with 403 on the student sign-in', async () => {
     const admin = await server.createAdmin();
-    const res = await server
-      .client()
-      .post('/api/signin', { username: admin.username, password: admin.password });
+    const res = await server.client().signIn(admin);
     expect(res.status).toBe(403);
     expect(res.headers.getSetCookie()).toEqual([]);
   });
@@ -71,10 +67,7 @@ describe.each(testEngines())('student sign-in and first-login reset (%s)', (engi
     const client = server.client();
     const mailsBefore = server.smtp.mails.length;
 
-    const signIn = await client.post('/api/signin', {
-      username: student.username,
-      password: student.password,
-    });
+    const signIn = await client.signIn(student);
     expect(signIn.status).toBe(200);
     expect(signIn.body.message).toContain('First Sign-in');
     expect(await client.get('/api/auth/check').then((r) => r.body)).toEqual({
@@ -88,28 +81,24 @@ describe.each(testEngines())('student sign-in and first-login reset (%s)', (engi
     expect(mail.text).toMatch(/valid for 10 minutes/);
     const code = server.smtp.latestCode(student.email);
 
-    const weak = await client.post('/api/password/reset', { otp: code, newpassword: 'password' });
+    const weak = await client.resetPassword(code, 'password');
     expect(weak.status).toBe(400);
     expect(weak.body.message).toBe(validation.password);
 
-    const reset = await client.post('/api/password/reset', { otp: code, newpassword: 'Better@Pass1' });
+    const reset = await client.resetPassword(code, 'Better@Pass1');
     expect(reset.status).toBe(200);
     // The reset ends the session: the student signs in again with the new password.
     expect((await client.get('/api/auth/check')).body).toEqual({ valid: false });
-    const old = await server
-      .client()
-      .post('/api/signin', { username: student.username, password: student.password });
+    const old = await server.client().signIn(student);
     expect(old.status).toBe(401);
-    const again = await client.post('/api/signin', { username: student.username, password: 'Better@Pass1' });
+    const again = await client.signIn({ username: student.username, password: 'Better@Pass1' });
     expect(again.status).toBe(200);
     expect(again.body.message).toBe(serverMessages.signInSuccess);
   });
 
   it('accepts a code once only', async () => {
     const { student, client, code } = await firstSignIn();
-    expect((await client.post('/api/password/reset', { otp: code, newpassword: 'First@Pass1' })).status).toBe(
-      200,
-    );
+    expect((await client.resetPassword(code, 'First@Pass1')).status).toBe(200);
 
     const forgot = server.client();
     const reuse = await forgot.post('/api/password/reset', {
@@ -125,7 +114,7 @@ describe.each(testEngines())('student sign-in and first-login reset (%s)', (engi
     const { client, code } = await firstSignIn();
     server.clock.advance(10 * 60_000 + 1_000);
     try {
-      const res = await client.post('/api/password/reset', { otp: code, newpassword: 'Late@Pass12' });
+      const res = await client.resetPassword(code, 'Late@Pass12');
       expect(res.status).toBe(400);
       expect(res.body.message).toBe(serverMessages.otpInvalid);
     } finally {
@@ -138,13 +127,11 @@ describe.each(testEngines())('student sign-in and first-login reset (%s)', (engi
     const wrong = code === '000000' ? '111111' : '000000';
     const answers: string[] = [];
     for (let i = 0; i < 5; i++) {
-      answers.push(
-        (await client.post('/api/password/reset', { otp: wrong, newpassword: 'Some@Pass12' })).body.message,
-      );
+      answers.push((await client.resetPassword(wrong, 'Some@Pass12')).body.message);
     }
     expect(answers.slice(0, 4)).toEqual(Array(4).fill(serverMessages.otpInvalid));
     expect(answers[4]).toBe(serverMessages.otpDead);
-    const right = await client.post('/api/password/reset', { otp: code, newpassword: 'Some@Pass12' });
+    const right = await client.resetPassword(code, 'Some@Pass12');
     expect(right.status).toBe(400);
     expect(right.body.message).toBe(serverMessages.otpDead);
   });
@@ -162,12 +149,10 @@ describe.each(testEngines())('student sign-in and first-login reset (%s)', (engi
     const second = await resendCode(client, student.email);
 
     if (first !== second) {
-      const stale = await client.post('/api/password/reset', { otp: first, newpassword: 'Fresh@Pass1' });
+      const stale = await client.resetPassword(first, 'Fresh@Pass1');
       expect(stale.status).toBe(400);
     }
-    expect(
-      (await client.post('/api/password/reset', { otp: second, newpassword: 'Fresh@Pass1' })).status,
-    ).toBe(200);
+    expect((await client.resetPassword(second, 'Fresh@Pass1')).status).toBe(200);
   });
 
   it('still signs a first-login student in while SMTP is down, says so, and resends once it is back', async () => {
@@ -175,10 +160,7 @@ describe.each(testEngines())('student sign-in and first-login reset (%s)', (engi
     const client = server.client();
     server.smtp.refuse = true;
     try {
-      const signIn = await client.post('/api/signin', {
-        username: student.username,
-        password: student.password,
-      });
+      const signIn = await client.signIn(student);
       expect(signIn.status).toBe(200);
       expect(signIn.body.message).toBe(serverMessages.firstSignInMailFailed);
       expect(signIn.body.message).toContain('First Sign-in');
@@ -190,15 +172,13 @@ describe.each(testEngines())('student sign-in and first-login reset (%s)', (engi
     }
     // No 60 s wait: the failed sends left no code behind.
     const code = await resendCode(client, student.email);
-    expect(
-      (await client.post('/api/password/reset', { otp: code, newpassword: 'Back@Online1' })).status,
-    ).toBe(200);
+    expect((await client.resetPassword(code, 'Back@Online1')).status).toBe(200);
   });
 
   it('keeps a first-login session away from everything but the reset', async () => {
     const student = await server.createStudent();
     const client = server.client();
-    await client.post('/api/signin', { username: student.username, password: student.password });
+    await client.signIn(student);
     expect((await client.get('/api/auth/check')).body.firstlogin).toBe(true);
     const courses = await client.get('/api/courses');
     expect(courses.status).toBe(403);
@@ -242,22 +222,16 @@ describe.each(testEngines())('student sign-in and first-login reset (%s)', (engi
   it('rate-limits the eleventh failed sign-in for an account, even with the right password', async () => {
     const student = await server.createActiveStudent();
     for (let i = 0; i < 10; i++) {
-      const res = await server
-        .client()
-        .post('/api/signin', { username: student.username, password: `Wrong@${i}xyz` });
+      const res = await server.client().signIn({ username: student.username, password: `Wrong@${i}xyz` });
       expect(res.status).toBe(401);
     }
-    const blocked = await server
-      .client()
-      .post('/api/signin', { username: student.username, password: student.password });
+    const blocked = await server.client().signIn(student);
     expect(blocked.status).toBe(429);
     expect(blocked.body.message).toBe(serverMessages.tooManySignIns);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
 
     server.clock.advance(15 * 60_000 + 1_000);
-    const later = await server
-      .client()
-      .post('/api/signin', { username: student.username, password: student.password });
+    const later = await server.client().signIn(student);
     expect(later.status).toBe(200);
   });
 
@@ -275,16 +249,12 @@ describe.each(testEngines())('student sign-in and first-login reset (%s)', (engi
       newpassword: 'Remember@Me1',
     });
     expect(reset.status).toBe(200);
-    const signIn = await server
-      .client()
-      .post('/api/signin', { username: student.username, password: 'Remember@Me1' });
+    const signIn = await server.client().signIn({ username: student.username, password: 'Remember@Me1' });
     expect(signIn.status).toBe(200);
   });
 
   it('refuses a reset without a session or a username', async () => {
-    const res = await server
-      .client()
-      .post('/api/password/reset', { otp: '123456', newpassword: 'Valid@Pass1' });
+    const res = await server.client().resetPassword('123456', 'Valid@Pass1');
     expect(res.status).toBe(401);
   });
 
@@ -297,7 +267,7 @@ describe.each(testEngines())('student sign-in and first-login reset (%s)', (engi
       }),
       await client.post('/api/signin', { username: 42 }),
       await client.post('/api/signin', []),
-      await client.post('/api/password/reset', { otp: '12ab56', newpassword: 'Valid@Pass1' }),
+      await client.resetPassword('12ab56', 'Valid@Pass1'),
     ];
     for (const res of cases) {
       expect(res.status).toBe(400);

@@ -4,6 +4,7 @@ import type { Db } from '../db/client';
 import { playbackSessions, videos } from '../db/schema';
 import { startPlaybackSession } from '../playback/sessions';
 import { videoCourseOf } from '../playback/video-course';
+import { videoSecret } from '../videos/video-secrets';
 
 /** The video's forensic secret, made on first use (racing writers agree: the first one wins). */
 export async function forensicSecretOf(db: Db, videoId: string): Promise<Buffer | undefined> {
@@ -11,12 +12,7 @@ export async function forensicSecretOf(db: Db, videoId: string): Promise<Buffer 
     .update(videos)
     .set({ forensicSecret: randomBytes(32).toString('hex') })
     .where(and(eq(videos.id, videoId), isNull(videos.forensicSecret)));
-  const [row] = await db
-    .select({ secret: videos.forensicSecret })
-    .from(videos)
-    .where(eq(videos.id, videoId))
-    .limit(1);
-  return row?.secret ? Buffer.from(row.secret, 'hex') : undefined;
+  return videoSecret(db, videoId, 'forensicSecret');
 }
 
 /**

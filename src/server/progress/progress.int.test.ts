@@ -23,6 +23,9 @@ describe.each(testEngines())('video progress (%s)', (engine) => {
 
   const save = (client: TestClient, videoId: string, position: number, watched: number) =>
     client.post('/api/progress', { videoId, position, watched });
+  /** The progress the server answers a save with. */
+  const progressAfter = async (client: TestClient, videoId: string, position: number, watched: number) =>
+    (await save(client, videoId, position, watched)).body.progress;
 
   it('refuses anyone but a signed-in student with a full session', async () => {
     const { student } = await signedIn();
@@ -114,26 +117,14 @@ describe.each(testEngines())('video progress (%s)', (engine) => {
     const { client, student } = await signedIn();
     const { videoIds } = await courseWithVideos(student);
     const id = videoIds[0]!;
-    expect((await save(client, id, 20, 20)).body.progress.completed).toBe(false);
+    expect((await progressAfter(client, id, 20, 20)).completed).toBe(false);
     server.clock.advance(35_000); // 35 s of wall time allow up to 70 s more at the fastest speed
-    expect((await save(client, id, 89, 89)).body.progress).toEqual({
-      position: 89,
-      watched: 89,
-      completed: false,
-    });
+    expect(await progressAfter(client, id, 89, 89)).toEqual({ position: 89, watched: 89, completed: false });
     server.clock.advance(10_000);
-    expect((await save(client, id, 90, 90)).body.progress).toEqual({
-      position: 90,
-      watched: 90,
-      completed: true,
-    });
+    expect(await progressAfter(client, id, 90, 90)).toEqual({ position: 90, watched: 90, completed: true });
     // Rewatching from the start neither shrinks the watched time nor undoes the completion.
     server.clock.advance(10_000);
-    expect((await save(client, id, 3, 3)).body.progress).toEqual({
-      position: 3,
-      watched: 90,
-      completed: true,
-    });
+    expect(await progressAfter(client, id, 3, 3)).toEqual({ position: 3, watched: 90, completed: true });
   });
 
   it('never counts more than the video length nor faster than the fastest playback speed', async () => {
@@ -141,15 +132,15 @@ describe.each(testEngines())('video progress (%s)', (engine) => {
     const { videoIds } = await courseWithVideos(student);
     const id = videoIds[0]!;
     // A first save cannot claim the whole video.
-    expect((await save(client, id, 100, 100)).body.progress).toEqual({
+    expect(await progressAfter(client, id, 100, 100)).toEqual({
       position: 100,
       watched: 30,
       completed: false,
     });
     server.clock.advance(10_000);
-    expect((await save(client, id, 100, 100)).body.progress.watched).toBe(50);
+    expect((await progressAfter(client, id, 100, 100)).watched).toBe(50);
     server.clock.advance(3_600_000);
-    expect((await save(client, id, 500, 500)).body.progress).toEqual({
+    expect(await progressAfter(client, id, 500, 500)).toEqual({
       position: 100,
       watched: 100,
       completed: true,
@@ -159,21 +150,17 @@ describe.each(testEngines())('video progress (%s)', (engine) => {
   it('reports completed / total and the Continue target on the course list', async () => {
     const { client, student } = await signedIn();
     const { courseId, videoIds } = await courseWithVideos(student, 3);
-    const courseOf = async () =>
+    /** The course's progress as the student's course list shows it. */
+    const listed = async () =>
       (await client.get('/api/courses')).body.courses.find(
         (c: { courseId: string }) => c.courseId === courseId,
-      );
-    expect((await courseOf()).progress).toEqual({
-      total: 3,
-      completed: 0,
-      nextVideoId: videoIds[0],
-      watchedShare: 0,
-    });
+      ).progress;
+    expect(await listed()).toEqual({ total: 3, completed: 0, nextVideoId: videoIds[0], watchedShare: 0 });
 
     await save(client, videoIds[0]!, 30, 30);
     server.clock.advance(60_000);
     await save(client, videoIds[0]!, 95, 95);
-    expect((await courseOf()).progress).toEqual({
+    expect(await listed()).toEqual({
       total: 3,
       completed: 1,
       nextVideoId: videoIds[1],
@@ -183,7 +170,7 @@ describe.each(testEngines())('video progress (%s)', (engine) => {
     // Jumping to the third video makes it the one to continue while unfinished.
     server.clock.advance(10_000);
     await save(client, videoIds[2]!, 10, 10);
-    expect((await courseOf()).progress).toEqual({
+    expect(await listed()).toEqual({
       total: 3,
       completed: 1,
       nextVideoId: videoIds[2],

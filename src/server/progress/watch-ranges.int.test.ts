@@ -50,13 +50,7 @@ describe.each(testEngines())('watched ranges (%s)', (engine) => {
     const id = videoIds[0]!;
     await saveRanges(client, id, [[0, 20]]);
     server.clock.advance(3_600_000);
-    const seeked = await client.post('/api/progress', {
-      videoId: id,
-      position: 100,
-      watched: 100,
-      ranges: [[98, 100]],
-      rate: 1,
-    });
+    const seeked = await saveRanges(client, id, [[98, 100]], { position: 100, watched: 100 });
     expect(seeked.body.progress).toEqual({ position: 100, watched: 22, completed: false });
     expect(await myProgress(id)).toEqual({ position: 100, watched: 22, completed: false });
   });
@@ -119,13 +113,7 @@ describe.each(testEngines())('watched ranges (%s)', (engine) => {
       const res = await client.post('/api/progress', { videoId: id, position: 1, watched: 0, ranges });
       expect([res.status, res.body.message], JSON.stringify(ranges)).toEqual([400, message]);
     }
-    const fast = await client.post('/api/progress', {
-      videoId: id,
-      position: 1,
-      watched: 0,
-      ranges: [[0, 1]],
-      rate: 16,
-    });
+    const fast = await saveRanges(client, id, [[0, 1]], { rate: 16 });
     expect([fast.status, fast.body.message]).toEqual([400, progressMessages.rateInvalid]);
     expect(await myProgress(id)).toEqual({ position: 0, watched: 0, completed: false });
   });

@@ -47,29 +47,35 @@ export function PolicyPage() {
   );
 }
 
+/** One item of the Support page: the question (or subject) in bold, then its answer. */
+function HelpTopic({ topic, children }: { topic: string; children: React.ReactNode }) {
+  return (
+    <List.Item>
+      <b>{topic}</b> {children}
+    </List.Item>
+  );
+}
+
 export function SupportPage() {
   return (
     <Page title="Support">
       <Text>Most questions are answered here. If not, contact your bootcamp administrator.</Text>
       <List spacing="xs">
-        <List.Item>
-          <b>Forgot your password?</b> Use “Forgot password?” on the{' '}
+        <HelpTopic topic="Forgot your password?">
+          Use “Forgot password?” on the{' '}
           <Anchor component={Link} to="/" replace>
             sign-in page
           </Anchor>
           ; a one-time code is e-mailed to you.
-        </List.Item>
-        <List.Item>
-          <b>Course shows “Access Expired”?</b> Your access ended or was revoked. The administrator can extend
-          it.
-        </List.Item>
-        <List.Item>
-          <b>Video does not play?</b> Use a current Chrome, Edge, Firefox or Safari, and check that the
-          platform is within its opening hours (the sign-in page tells you when it is closed).
-        </List.Item>
-        <List.Item>
-          <b>Keyboard:</b> Space plays or pauses, the arrow keys jump 5 seconds.
-        </List.Item>
+        </HelpTopic>
+        <HelpTopic topic="Course shows “Access Expired”?">
+          Your access ended or was revoked. The administrator can extend it.
+        </HelpTopic>
+        <HelpTopic topic="Video does not play?">
+          Use a current Chrome, Edge, Firefox or Safari, and check that the platform is within its opening
+          hours (the sign-in page tells you when it is closed).
+        </HelpTopic>
+        <HelpTopic topic="Keyboard:">Space plays or pauses, the arrow keys jump 5 seconds.</HelpTopic>
       </List>
     </Page>
   );

@@ -78,6 +78,28 @@ export function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): void {
     await requireWatch(user, videoId);
   }
 
+  /**
+   * The video row behind a master or child playlist, after the full playback check; its store is
+   * remembered for the segment fast path.
+   */
+  async function playlistVideo(user: SessionUser, videoId: string) {
+    await requirePlayback(user, videoId);
+    const [video] = await ctx.db
+      .select({
+        status: videos.status,
+        renditions: videos.renditions,
+        store: videos.store,
+        updatedAt: videos.updatedAt,
+        forensicSecret: videos.forensicSecret,
+      })
+      .from(videos)
+      .where(eq(videos.id, videoId))
+      .limit(1);
+    if (!video) throw notFound(mediaMessages.videoNotFound);
+    videoStores.remember(videoId, video.store);
+    return video;
+  }
+
   registerRoutes(app, auth, {
     // The session comes from the table's `viewer` guard (a full session, 401/403 otherwise).
     'GET /stream/videos/:id/master.m3u8': ({ session, params, request, reply }) =>
@@ -96,16 +118,9 @@ export function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): void {
   });
 
   async function master(user: SessionUser, videoId: string, request: FastifyRequest, reply: FastifyReply) {
-    await requirePlayback(user, videoId);
-    const [video] = await ctx.db
-      .select({ status: videos.status, renditions: videos.renditions, store: videos.store })
-      .from(videos)
-      .where(eq(videos.id, videoId))
-      .limit(1);
-    if (!video) throw notFound(mediaMessages.videoNotFound);
+    const video = await playlistVideo(user, videoId);
     if (video.status === 'processing') throw conflict(mediaMessages.stillProcessing);
     if (video.status !== 'ready' || !video.renditions.length) throw conflict(mediaMessages.processingFailed);
-    videoStores.remember(videoId, video.store);
     const token = tokens.sign(videoId, readToken(request)!, ctx.clock.now().getTime());
     const body = await playlists.master(ctx.media.of(video.store), videoId, video.renditions, token);
     return reply.type(PLAYLIST_TYPE).header('cache-control', PRIVATE_PLAYLIST).send(body);
@@ -136,14 +151,7 @@ export function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): void {
       });
     }
     const { user } = await auth.guard('viewer')!(request);
-    await requirePlayback(user, id);
-    const [video] = await ctx.db
-      .select({ store: videos.store, updatedAt: videos.updatedAt, forensicSecret: videos.forensicSecret })
-      .from(videos)
-      .where(eq(videos.id, id))
-      .limit(1);
-    if (!video) throw notFound(mediaMessages.videoNotFound);
-    videoStores.remember(id, video.store);
+    const video = await playlistVideo(user, id);
     const store = ctx.media.of(video.store);
     // A marked video: this viewer's playback session picks A or B per segment (docs/FORENSIC.md).
     const secret = video.forensicSecret ? Buffer.from(video.forensicSecret, 'hex') : undefined;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { videoKeys, videos } from '../../db/schema';
+import { videoSecret } from '../../videos/video-secrets';
 import { PLAYLIST } from './hls';
 
 /** The key URI a packaged playlist names for a period; the delivery rewrites it to the key route. */
@@ -59,12 +60,7 @@ export async function segmentKey(db: Db, videoId: string, period: number): Promi
     .limit(1);
   if (row) return Buffer.from(row.key, 'hex');
   if (period !== 0) return undefined;
-  const [legacy] = await db
-    .select({ hlsKey: videos.hlsKey })
-    .from(videos)
-    .where(eq(videos.id, videoId))
-    .limit(1);
-  return legacy?.hlsKey ? Buffer.from(legacy.hlsKey, 'hex') : undefined;
+  return videoSecret(db, videoId, 'hlsKey');
 }
 
 /** The first segment a packaged playlist lists: its file, media sequence number and key period (none: plain). */

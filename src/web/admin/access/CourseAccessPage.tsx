@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, Group, Stack, Table, Text, type ButtonProps } from '@mantine/core';
 import { IconUserPlus } from '@tabler/icons-react';
 
 import { useState } from 'react';
@@ -51,6 +51,11 @@ export function ExpiryCell({ iso, verdict }: { iso: string; verdict: AccessVerdi
 }
 
 type Pending = { student: CourseAccessStudent; entry: CourseAccessListEntry };
+/** The course and student a pending grant or revoke is for, as the access API names them. */
+const accessIds = ({ entry, student }: Pending) => ({
+  courseId: entry.courseId,
+  studentId: student.studentid,
+});
 
 function AccessGroup({
   entry,
@@ -116,38 +121,12 @@ function AccessGroup({
                   )}
                 </Table.Td>
                 <Table.Td className={classes.actions}>
-                  <Group gap={6} wrap="nowrap">
-                    {revoked ? (
-                      <Button
-                        size="xs"
-                        color="teal"
-                        onClick={() => onGrant({ student, entry }, 'Grant')}
-                        aria-label={`Grant access to ${who}`}
-                      >
-                        Grant
-                      </Button>
-                    ) : (
-                      <>
-                        <Button
-                          size="xs"
-                          variant="light"
-                          onClick={() => onGrant({ student, entry }, 'Extend')}
-                          aria-label={`Extend access of ${who}`}
-                        >
-                          Extend
-                        </Button>
-                        <Button
-                          size="xs"
-                          variant="light"
-                          color="red"
-                          onClick={() => onRevoke({ student, entry })}
-                          aria-label={`Revoke access of ${who}`}
-                        >
-                          Revoke
-                        </Button>
-                      </>
-                    )}
-                  </Group>
+                  <AccessActions
+                    who={who}
+                    revoked={revoked}
+                    onGrant={(action) => onGrant({ student, entry }, action)}
+                    onRevoke={() => onRevoke({ student, entry })}
+                  />
                 </Table.Td>
               </Table.Tr>
             );
@@ -155,6 +134,36 @@ function AccessGroup({
         </AccessTable>
       )}
     </AccessGroupFrame>
+  );
+}
+
+/** A student's row buttons: Grant where the access was revoked, otherwise Extend and Revoke. */
+function AccessActions({
+  who,
+  revoked,
+  onGrant,
+  onRevoke,
+}: {
+  who: string;
+  revoked: boolean;
+  onGrant(action: 'Grant' | 'Extend'): void;
+  onRevoke(): void;
+}) {
+  /** One small button; `look` is its variant and colour. */
+  const button = (text: string, label: string, run: () => void, look: ButtonProps) => (
+    <Button key={text} size="xs" {...look} onClick={run} aria-label={label}>
+      {text}
+    </Button>
+  );
+  return (
+    <Group gap={6} wrap="nowrap">
+      {revoked
+        ? button('Grant', `Grant access to ${who}`, () => onGrant('Grant'), { color: 'teal' })
+        : [
+            button('Extend', `Extend access of ${who}`, () => onGrant('Extend'), { variant: 'light' }),
+            button('Revoke', `Revoke access of ${who}`, onRevoke, { variant: 'light', color: 'red' }),
+          ]}
+    </Group>
   );
 }
 
@@ -255,26 +264,14 @@ export default function CourseAccessPage() {
         request={daysRequest}
         pending={grant.isPending}
         onClose={() => setGranting(null)}
-        onSubmit={(days) =>
-          granting &&
-          grant.mutate({
-            courseId: granting.entry.courseId,
-            studentId: granting.student.studentid,
-            accessexpiration: days,
-          })
-        }
+        onSubmit={(days) => granting && grant.mutate({ ...accessIds(granting), accessexpiration: days })}
       />
       <RevokeModal
         request={revokeRequest}
         pending={revoke.isPending}
         onClose={() => setRevoking(null)}
         onSubmit={(reason) =>
-          revoking &&
-          revoke.mutate({
-            courseId: revoking.entry.courseId,
-            studentId: revoking.student.studentid,
-            accessrevokedreason: reason,
-          })
+          revoking && revoke.mutate({ ...accessIds(revoking), accessrevokedreason: reason })
         }
       />
       <AddStudentsModal target={adding} onClose={() => setAdding(null)} />

@@ -1,4 +1,4 @@
-import { Anchor, Button, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Button, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconChartAreaLine, IconUsers } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { AdminCourse } from '../../../contract/courses';
@@ -8,6 +8,7 @@ import { Empty } from '../ui/Empty';
 import { Loaded } from '../ui/Loaded';
 import { PageHeader } from '../ui/PageHeader';
 import { TableSkeleton } from '../ui/TableSkeleton';
+import { AnalyticsLink } from './AnalyticsLink';
 
 /** /adminanalytics: where the questions start: a course (who is behind, which video loses people) or a student. */
 export default function AnalyticsHomePage() {
@@ -54,10 +55,10 @@ function CourseLink({ course }: { course: AdminCourse }) {
   return (
     <Paper withBorder radius="md" p="sm">
       <Stack gap={6}>
-        <Anchor component={Link} to={`/adminanalytics/course/${course._id}`} replace fw={700}>
+        <AnalyticsLink subject="course" id={course._id} fw={700}>
           <IconChartAreaLine size={16} aria-hidden="true" style={{ verticalAlign: 'text-bottom' }} />{' '}
           {course.name}
-        </Anchor>
+        </AnalyticsLink>
         <Text size="xs" c="dimmed">
           Batch {course.batch} · {course.coursecode} · {course.totalvideos} videos · {course.totalstudents}{' '}
           students

@@ -30,6 +30,7 @@ import classes from './Analytics.module.css';
 import { DownloadCsv } from './DownloadCsv';
 import { ago, percent, watchTime } from './format';
 import { heatStyle } from './heat';
+import { AnalyticsLink } from './AnalyticsLink';
 
 /** The grid's view, kept in the address so a link opens the same page. */
 function useGridOptions(): [CourseGridOptions, (next: Partial<CourseGridOptions>) => void] {
@@ -196,16 +197,15 @@ function GridView({
                       <SortHeader sort="lastActivity" {...head} />
                       {videos.map((v, i) => (
                         <Table.Th key={v._id} className={classes.videoHead} title={v.title}>
-                          <Anchor
-                            component={Link}
-                            to={`/adminanalytics/video/${v._id}`}
-                            replace
+                          <AnalyticsLink
+                            subject="video"
+                            id={v._id}
                             fz="xs"
                             fw={700}
                             aria-label={`Video ${i + 1}: ${v.title}, retention`}
                           >
                             {i + 1}
-                          </Anchor>
+                          </AnalyticsLink>
                         </Table.Th>
                       ))}
                     </Table.Tr>
@@ -244,16 +244,9 @@ function StudentRow({ student: s, data }: { student: GridStudent; data: CourseAn
   return (
     <Table.Tr>
       <Table.Th scope="row" className={classes.sticky} fw={400}>
-        <Anchor
-          component={Link}
-          to={`/adminanalytics/student/${s._id}`}
-          replace
-          fw={600}
-          size="sm"
-          lineClamp={1}
-        >
+        <AnalyticsLink subject="student" id={s._id} fw={600} size="sm" lineClamp={1}>
           {s.name}
-        </Anchor>
+        </AnalyticsLink>
         <Group gap={4} wrap="nowrap">
           <Text size="xs" c="dimmed" ff="monospace">
             {s.rollno}

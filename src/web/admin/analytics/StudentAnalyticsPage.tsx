@@ -19,6 +19,7 @@ import { ChartTable } from './ChartTable';
 import { DownloadCsv } from './DownloadCsv';
 import { ago, percent, watchTime } from './format';
 import { StatCard } from './StatCard';
+import { AnalyticsLink } from './AnalyticsLink';
 
 /** /adminanalytics/student/{id}: what one student watched, course by course and day by day. */
 export default function StudentAnalyticsPage() {
@@ -131,9 +132,9 @@ function CourseActivity({ course: c }: { course: StudentCourseActivity }) {
       <Group justify="space-between" align="flex-start" gap="xs">
         <div style={{ minWidth: 0 }}>
           <Title order={2} size="h4">
-            <Anchor component={Link} to={`/adminanalytics/course/${c._id}`} replace inherit>
+            <AnalyticsLink subject="course" id={c._id} inherit>
               {c.name}
-            </Anchor>
+            </AnalyticsLink>
           </Title>
           <Text size="xs" c="dimmed">
             Batch {c.batch} · {c.coursecode} · access until {formatDMY(c.accessexpiration)}
@@ -189,9 +190,9 @@ function CourseActivity({ course: c }: { course: StudentCourseActivity }) {
               {c.videos.map((v, i) => (
                 <Table.Tr key={v._id}>
                   <Table.Td>
-                    <Anchor component={Link} to={`/adminanalytics/video/${v._id}`} replace size="sm">
+                    <AnalyticsLink subject="video" id={v._id} size="sm">
                       {i + 1}. {v.title}
-                    </Anchor>
+                    </AnalyticsLink>
                   </Table.Td>
                   <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
                     {v.completed && (

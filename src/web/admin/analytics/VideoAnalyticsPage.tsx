@@ -1,7 +1,7 @@
 import '@mantine/charts/styles.css';
 import { AreaChart } from '@mantine/charts';
-import { Anchor, SimpleGrid, Stack, Table, Text } from '@mantine/core';
-import { Link, useParams } from 'react-router';
+import { SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { useParams } from 'react-router';
 import { analyticsMessages, type VideoAnalytics } from '../../../contract/analytics';
 import { analyticsCsv, useVideoAnalytics } from '../../api/analytics';
 import { Empty } from '../ui/Empty';
@@ -13,6 +13,7 @@ import { ChartTable } from './ChartTable';
 import { DownloadCsv } from './DownloadCsv';
 import { at, percent } from './format';
 import { StatCard } from './StatCard';
+import { AnalyticsLink } from './AnalyticsLink';
 
 /** /adminanalytics/video/{id}: where a lecture loses people. */
 export default function VideoAnalyticsPage() {
@@ -39,9 +40,9 @@ function VideoView({ analytics: a }: { analytics: VideoAnalytics }) {
   return (
     <Stack gap="lg">
       {video.course && (
-        <Anchor component={Link} to={`/adminanalytics/course/${video.course._id}`} replace size="sm">
+        <AnalyticsLink subject="course" id={video.course._id} size="sm">
           ← {video.course.name} (Batch {video.course.batch}) analytics
-        </Anchor>
+        </AnalyticsLink>
       )}
       <PageHeader
         title={video.title}

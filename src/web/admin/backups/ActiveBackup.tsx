@@ -1,6 +1,7 @@
-import { Group, Paper, Progress, Text, Title } from '@mantine/core';
+import { Group, Paper, Text, Title } from '@mantine/core';
 import { phaseLabel, type BackupRun } from '../../../contract/backups';
 import { formatBytes } from '../ui/format';
+import { Meter } from '../ui/Meter';
 import { statusLabel, when } from './format';
 
 /** "12 of 340 objects · 45.0 MB written" (database and manifest phases count steps, not objects). */
@@ -39,15 +40,12 @@ export function ActiveBackup({ run }: { run: BackupRun }) {
           {percent !== null ? `${percent}%` : ''}
         </Text>
       </Group>
-      <Progress
-        value={percent ?? 100}
-        striped={percent === null}
-        animated={!waiting && percent === null}
+      <Meter
+        label="Backup progress"
+        percent={percent}
+        text={percent !== null ? `${label}: ${percent}%` : label}
         color={waiting && run.error ? 'orange' : 'blue'}
-        size="lg"
-        radius="sm"
-        aria-label="Backup progress"
-        aria-valuetext={percent !== null ? `${label}: ${percent}%` : label}
+        moving={!waiting}
       />
       <Text size="sm" mt="xs" aria-live="polite">
         {label}

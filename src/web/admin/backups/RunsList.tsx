@@ -14,7 +14,7 @@ import {
 
 function Status({ run }: { run: BackupRun }) {
   return (
-    <Badge color={statusColor(run)} variant="light" radius="sm">
+    <Badge color={statusColor(run)} variant="dot" radius="sm">
       {statusLabel(run)}
     </Badge>
   );

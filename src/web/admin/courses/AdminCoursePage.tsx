@@ -17,6 +17,7 @@ import { TableSkeleton } from '../ui/TableSkeleton';
 import { Thumb } from '../ui/Thumb';
 import { VideoStatusBadge } from '../videos/VideoStatusBadge';
 import { DataTable } from '../ui/DataTable';
+import { AnalyticsLink, analyticsPath } from '../analytics/AnalyticsLink';
 
 /** The course page's shortcuts to the screens that change it. */
 const COURSE_ACTIONS = [
@@ -109,17 +110,16 @@ function VideoList({ videos: own }: { videos: AdminVideo[] }) {
             </Text>
             <Thumb src={video.thumbnail} name={video.title} width={72} />
             <div style={{ minWidth: 0, flex: 1 }}>
-              <Anchor
-                component={Link}
-                to={`/adminanalytics/video/${video._id}`}
-                replace
+              <AnalyticsLink
+                subject="video"
+                id={video._id}
                 size="sm"
                 fw={600}
                 lineClamp={1}
                 title="Retention of this video"
               >
                 {video.title}
-              </Anchor>
+              </AnalyticsLink>
               <Text size="xs" c="dimmed">
                 {video.duration}
               </Text>
@@ -179,7 +179,7 @@ function CourseView({ course }: { course: AdminCourse | undefined }) {
             <Group gap="xs" mt="xs">
               <Button
                 component={Link}
-                to={`/adminanalytics/course/${course._id}`}
+                to={analyticsPath('course', course._id)}
                 replace
                 size="xs"
                 variant="filled"

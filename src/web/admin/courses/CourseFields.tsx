@@ -1,11 +1,12 @@
 import '@mantine/dates/styles.css';
-import { NumberInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { NumberInput, SimpleGrid, Stack } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { schemaResolver, useForm, type UseFormReturnType } from '@mantine/form';
 import { IconCalendar } from '@tabler/icons-react';
 import { CourseCreateBody, type AdminCourse } from '../../../contract/courses';
 import { ThumbnailInput } from '../ui/ThumbnailInput';
 import { DescriptionInput } from '../ui/DescriptionInput';
+import { FormTextInput } from '../ui/FormTextInput';
 
 export interface CourseFormValues {
   batch: number | string;
@@ -94,15 +95,15 @@ export function CourseFields({
           key={form.key('batch')}
           {...form.getInputProps('batch')}
         />
-        <TextInput
+        <FormTextInput
+          form={form}
+          field="coursecode"
           label="Course code"
           placeholder="e.g. FSWD"
           withAsterisk
-          key={form.key('coursecode')}
-          {...form.getInputProps('coursecode')}
         />
       </SimpleGrid>
-      <TextInput label="Course name" withAsterisk key={form.key('name')} {...form.getInputProps('name')} />
+      <FormTextInput form={form} field="name" label="Course name" withAsterisk />
       <DescriptionInput key={form.key('description')} {...form.getInputProps('description')} />
       <ThumbnailInput
         value={form.getValues().thumbnail}

@@ -1,13 +1,10 @@
-import { Stack } from '@mantine/core';
-
 import type { AdminCourse } from '../../../contract/courses';
 import { adminToasts } from '../../../contract/messages';
 import { adminApi } from '../../api/admin';
 
 import { CourseFields, courseValues, toCreateBody, useCourseForm } from './CourseFields';
 import { EditModal } from '../ui/EditModal';
-import { FormActions } from '../ui/FormActions';
-import { ServerReason } from '../ui/ServerReason';
+import { EditForm } from '../ui/EditForm';
 import { useAdminMutation } from '../ui/use-admin-mutation';
 
 function EditCourseForm({ course, onDone }: { course: AdminCourse; onDone(): void }) {
@@ -19,8 +16,10 @@ function EditCourseForm({ course, onDone }: { course: AdminCourse; onDone(): voi
   });
 
   return (
-    <form
-      noValidate
+    <EditForm
+      pending={save.isPending}
+      onCancel={onDone}
+      reason={save.reason}
       onSubmit={form.onSubmit((values) => {
         const body = toCreateBody(values);
         save.mutate({
@@ -35,12 +34,8 @@ function EditCourseForm({ course, onDone }: { course: AdminCourse; onDone(): voi
         });
       })}
     >
-      <Stack>
-        <CourseFields form={form} currentThumbnail={course.thumbnail} />
-        <ServerReason reason={save.reason} />
-        <FormActions label="Save" pending={save.isPending} onCancel={onDone} />
-      </Stack>
-    </form>
+      <CourseFields form={form} currentThumbnail={course.thumbnail} />
+    </EditForm>
   );
 }
 

@@ -1,4 +1,4 @@
-import { Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Modal, Stack, Text } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { AddStudentBody } from '../../../contract/admin-students';
@@ -6,6 +6,7 @@ import { studentApi, adminStudentKeys } from '../../api/admin-students';
 import { messageOf } from '../../api/client';
 import { toast } from '../../ui/toast';
 import { FormActions } from '../ui/FormActions';
+import { FormTextInput } from '../ui/FormTextInput';
 
 const FAILED = 'Failed to add the student.';
 
@@ -34,26 +35,14 @@ function AddStudentForm({ onClose }: { onClose(): void }) {
           A one-time initial password is generated and mailed to the student, who sets their own at first
           sign-in.
         </Text>
-        <TextInput
-          label="Roll No"
-          withAsterisk
-          data-autofocus
-          key={form.key('rollno')}
-          {...form.getInputProps('rollno')}
-        />
-        <TextInput label="Name" withAsterisk key={form.key('name')} {...form.getInputProps('name')} />
-        <TextInput
-          label="Email"
-          type="email"
-          withAsterisk
-          key={form.key('email')}
-          {...form.getInputProps('email')}
-        />
-        <TextInput
+        <FormTextInput form={form} field="rollno" label="Roll No" withAsterisk data-autofocus />
+        <FormTextInput form={form} field="name" label="Name" withAsterisk />
+        <FormTextInput form={form} field="email" label="Email" type="email" withAsterisk />
+        <FormTextInput
+          form={form}
+          field="username"
           label="Username"
           description="Optional; the roll number in lower case when left empty."
-          key={form.key('username')}
-          {...form.getInputProps('username')}
         />
         <FormActions label="Add student" pending={add.isPending} onCancel={onClose} />
       </Stack>

@@ -1,6 +1,5 @@
 import {
   ActionIcon,
-  Anchor,
   Badge,
   Button,
   Checkbox,
@@ -49,6 +48,7 @@ import { DataTable } from '../ui/DataTable';
 import { useAdminMutation } from '../ui/use-admin-mutation';
 import { ConfirmModal } from '../ui/ConfirmModal';
 import { SearchInput } from '../ui/SearchInput';
+import { AnalyticsLink, analyticsPath } from '../analytics/AnalyticsLink';
 
 const LIST_FAILED = 'Failed to load students.';
 const ACCESS_COLORS = { active: 'teal', expired: 'gray', revoked: 'red' } as const;
@@ -189,9 +189,9 @@ export default function StudentsPage() {
                 {student.rollno}
               </Table.Td>
               <Table.Td>
-                <Anchor component={Link} to={`/adminanalytics/student/${student._id}`} replace size="sm">
+                <AnalyticsLink subject="student" id={student._id} size="sm">
                   {student.name}
-                </Anchor>
+                </AnalyticsLink>
               </Table.Td>
               <Table.Td>{student.email}</Table.Td>
               <Table.Td>{student.username}</Table.Td>
@@ -227,7 +227,7 @@ export default function StudentsPage() {
                     <Menu.Item
                       leftSection={<IconChartAreaLine size={16} />}
                       component={Link}
-                      to={`/adminanalytics/student/${student._id}`}
+                      to={analyticsPath('student', student._id)}
                       replace
                     >
                       Learning analytics

@@ -12,7 +12,7 @@ import { reasonOf } from '../../api/client';
 import { useTraceRun, useTraceRuns, useTraceUpload, type UploadState } from '../../api/trace-runs';
 import { formatBytes } from '../ui/format';
 import { LoadError } from '../ui/LoadError';
-import { Meter } from './Meter';
+import { Meter } from '../ui/Meter';
 import { TraceRunState } from './TraceRunState';
 
 const percentOf = ({ sent, total }: UploadState) =>

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { displayCode } from '../../../contract/playback';
 import type { TracedLeak, TraceResult, TraceRun } from '../../../contract/trace-runs';
 import { Field, when } from './fields';
-import { Meter } from './Meter';
+import { Meter } from '../ui/Meter';
 
 /** "0:12" from seconds. */
 const clock = (seconds: number) =>

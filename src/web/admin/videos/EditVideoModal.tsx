@@ -1,4 +1,4 @@
-import { Select, Stack, TextInput } from '@mantine/core';
+import { Select } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 
 import { adminToasts } from '../../../contract/messages';
@@ -8,7 +8,8 @@ import { adminApi, useAdminCourses } from '../../api/admin';
 import { courseLabel } from '../ui/format';
 import { ThumbnailInput } from '../ui/ThumbnailInput';
 import { EditModal } from '../ui/EditModal';
-import { FormActions } from '../ui/FormActions';
+import { EditForm } from '../ui/EditForm';
+import { FormTextInput } from '../ui/FormTextInput';
 import { DescriptionInput } from '../ui/DescriptionInput';
 import { useAdminMutation } from '../ui/use-admin-mutation';
 
@@ -43,8 +44,9 @@ function EditVideoForm({ video, onDone }: { video: AdminVideo; onDone(): void })
   });
 
   return (
-    <form
-      noValidate
+    <EditForm
+      pending={save.isPending}
+      onCancel={onDone}
       onSubmit={form.onSubmit((values) =>
         save.mutate({
           videoId: video._id,
@@ -55,35 +57,26 @@ function EditVideoForm({ video, onDone }: { video: AdminVideo; onDone(): void })
         }),
       )}
     >
-      <Stack>
-        <TextInput
-          label="Title"
-          withAsterisk
-          data-autofocus
-          key={form.key('title')}
-          {...form.getInputProps('title')}
-        />
-        <DescriptionInput key={form.key('description')} {...form.getInputProps('description')} />
-        <ThumbnailInput
-          value={form.getValues().thumbnail}
-          onChange={(value) => form.setFieldValue('thumbnail', value)}
-          current={video.customThumbnail}
-          error={form.errors.thumbnail}
-        />
-        <Select
-          label="Course"
-          placeholder="Select Course"
-          description="Leave empty to keep the video unassigned."
-          data={(courses.data ?? []).map((c) => ({ value: c._id, label: courseLabel(c) }))}
-          searchable
-          clearable
-          key={form.key('course')}
-          {...form.getInputProps('course')}
-          comboboxProps={{ withinPortal: true }}
-        />
-        <FormActions label="Save" pending={save.isPending} onCancel={onDone} />
-      </Stack>
-    </form>
+      <FormTextInput form={form} field="title" label="Title" withAsterisk data-autofocus />
+      <DescriptionInput key={form.key('description')} {...form.getInputProps('description')} />
+      <ThumbnailInput
+        value={form.getValues().thumbnail}
+        onChange={(value) => form.setFieldValue('thumbnail', value)}
+        current={video.customThumbnail}
+        error={form.errors.thumbnail}
+      />
+      <Select
+        label="Course"
+        placeholder="Select Course"
+        description="Leave empty to keep the video unassigned."
+        data={(courses.data ?? []).map((c) => ({ value: c._id, label: courseLabel(c) }))}
+        searchable
+        clearable
+        key={form.key('course')}
+        {...form.getInputProps('course')}
+        comboboxProps={{ withinPortal: true }}
+      />
+    </EditForm>
   );
 }
 

@@ -1,15 +1,4 @@
-import {
-  Alert,
-  Anchor,
-  FileInput,
-  MultiSelect,
-  Paper,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Anchor, FileInput, MultiSelect, Paper, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { IconInfoCircle, IconMovie } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -29,6 +18,7 @@ import { UploadProgressModal, type OverlayState } from '../upload/UploadProgress
 import { useChunkedUpload } from '../upload/use-chunked-upload';
 import { RecentUploads } from './RecentUploads';
 import { FormActions } from '../ui/FormActions';
+import { FormTextInput } from '../ui/FormTextInput';
 import { ServerReason } from '../ui/ServerReason';
 import { DescriptionInput } from '../ui/DescriptionInput';
 
@@ -153,7 +143,7 @@ export default function UploadVideoPage() {
       <Paper withBorder radius="md" p={{ base: 'md', sm: 'xl' }}>
         <form noValidate onSubmit={form.onSubmit((values) => void submit(values))}>
           <Stack>
-            <TextInput label="Title" withAsterisk key={form.key('title')} {...form.getInputProps('title')} />
+            <FormTextInput form={form} field="title" label="Title" withAsterisk />
             <DescriptionInput key={form.key('description')} {...form.getInputProps('description')} />
             <ThumbnailInput
               value={form.getValues().thumbnail}
