@@ -188,11 +188,15 @@ async function readPlayer(d: EngineDriver, file: string): Promise<string> {
   return text.toUpperCase();
 }
 
-/** Letters OCR takes for digits and back: a misread code is tried both ways. */
+/**
+ * Letters OCR takes for digits and back: a misread code is tried both ways. I, L and O are not in
+ * CODE_ALPHABET, so they can only be a misread 1, 1 and 0.
+ */
 const LOOKALIKES: Record<string, string> = {
   G: '6',
   O: '0',
   I: '1',
+  L: '1',
   S: '5',
   B: '8',
   Z: '2',
@@ -207,7 +211,8 @@ const LOOKALIKES: Record<string, string> = {
 /** Looks every code-like word of `text` up as an admin would ("Trace a leak"); the roll number found. */
 async function traceAny(admin: TestClient, text: string): Promise<string | undefined> {
   const tried = new Set<string>();
-  for (const [, a, b] of text.matchAll(/\b([A-Z0-9]{4})-([A-Z0-9]{4})\b/g)) {
+  // OCR may read the hyphen with spaces around it, or as a space ("02MM 1FNW").
+  for (const [, a, b] of text.matchAll(/\b([A-Z0-9]{4}) ?[-–—]? ?([A-Z0-9]{4})\b/g)) {
     const code = `${a}${b}`;
     const variants = [
       code,
