@@ -1,30 +1,23 @@
-import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { expect, type Page } from '@playwright/test';
 import { startLectern, type Lectern } from './lectern';
+import { lightTextOnly, readText } from './ocr';
 import { activateStudent, AdminApi, makeLectureClip, type CreatedStudent } from './student-setup';
 
-const run = promisify(execFile);
-
 /**
- * The text Debian's tesseract (eng) reads in a PNG, as sparse text anywhere on it. The picture is
- * first enlarged twice in gray (ffmpeg), as one would prepare a leaked screenshot: tesseract reads
- * small screen text far better that way. `whiteTextOnly` keeps just the pure white pixels (a
- * caption's letters), black on white: bright video behind the caption's translucent box otherwise
- * bleeds into the letters and tesseract misreads them, depending on the (random) test clip.
+ * The text tesseract reads in a PNG (./ocr.ts), enlarged twice in gray first: tesseract reads small
+ * screen text far better that way. `whiteTextOnly` keeps just the pure white pixels (a caption's
+ * letters): bright video behind the caption's translucent box otherwise bleeds into the letters and
+ * tesseract misreads them, depending on the (random) test clip.
  */
 export async function ocr(png: Buffer, name: string, { whiteTextOnly = false } = {}): Promise<string> {
   const file = path.join(tmpdir(), `lectern-ocr-${process.pid}-${name}.png`);
-  const large = file.replace(/\.png$/, '-2x.png');
   await writeFile(file, png);
   const filters = ['scale=iw*2:ih*2:flags=lanczos', 'format=gray'];
-  if (whiteTextOnly) filters.push(String.raw`lut=c0=if(gte(val\,250)\,0\,255)`);
-  await run('ffmpeg', ['-v', 'error', '-y', '-i', file, '-vf', filters.join(','), large]);
-  const { stdout } = await run('tesseract', [large, 'stdout', '--psm', '11']);
-  return stdout;
+  if (whiteTextOnly) filters.push(lightTextOnly(249));
+  return readText(file, filters.join(','));
 }
 
 /** Signs a student in through the API, in the page's cookie jar. */

@@ -1,14 +1,8 @@
 import type { TestClient } from '../../test/support/http-client';
-import { execFile } from 'node:child_process';
-import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
+import { lightTextOnly, readText } from '../ocr';
 import type { EngineDriver } from './driver';
 import type { Outbox } from './outbox';
 import { atUrl, clickOn, fillIn, pageText, seeText, until } from './page-helpers';
-
-const run = promisify(execFile);
 
 export interface JourneyWorld {
   url: string;
@@ -174,16 +168,13 @@ async function readPlayer(d: EngineDriver, file: string): Promise<string> {
   }, 'canvas');
   const crop = `crop=${box.w}:${box.h}:${box.x}:${box.y}`;
   let text = '';
-  for (const [i, filter] of [
+  for (const filter of [
     `${crop},scale=iw*2:ih*2:flags=lanczos,format=gray`,
     `${crop},scale=iw*3:ih*3:flags=lanczos,format=gray,eq=contrast=1.5`,
-    // The code is light text on a dark plate: only the lightest pixels, black on white.
-    `${crop},scale=iw*3:ih*3:flags=lanczos,format=gray,lutyuv=y='if(gt(val,215),0,255)'`,
-  ].entries()) {
-    const out = path.join(tmpdir(), `lectern-engines-${d.engine}-${process.pid}-${i}.png`);
-    await run('ffmpeg', ['-v', 'error', '-y', '-i', file, '-vf', filter, out]);
-    text += `${(await run('tesseract', [out, 'stdout', '--psm', '11'])).stdout}\n`;
-    await rm(out, { force: true });
+    // The code is light text on a dark plate: only the lightest pixels.
+    `${crop},scale=iw*3:ih*3:flags=lanczos,format=gray,${lightTextOnly(215)}`,
+  ]) {
+    text += `${await readText(file, filter)}\n`;
   }
   return text.toUpperCase();
 }
