@@ -24,7 +24,7 @@ export const MARK_PIXELS_PER_PROCESS = 1920 * 1088;
 export function markingGroups(heights: number[], sourceSize: { width: number; height: number }): number[][] {
   const aspect = sourceSize.height ? sourceSize.width / sourceSize.height : 16 / 9;
   const groups: number[][] = [];
-  let pixels = Infinity;
+  let pixels = Infinity; // so that the first rung opens a group
   for (const height of [...heights].sort((a, b) => b - a)) {
     const rung = height * height * aspect;
     if (pixels + rung > MARK_PIXELS_PER_PROCESS) {
@@ -39,9 +39,10 @@ export function markingGroups(heights: number[], sourceSize: { width: number; he
 
 /**
  * Writes marked renditions (docs/FORENSIC.md), one per height into `outDirOf(height)`: ffmpeg encodes
- * the source twice per rung (one process for as many rungs as markingGroups allows), with the video's pattern added (A) and subtracted (B),
- * on the same keyframe grid (hls.ts writeMarkedVariants); both are encrypted with the same keys; the
- * segments move under opaque names and one playlist lists A with each B on a VARIANT_B_TAG line.
+ * the source twice per rung, with the video's pattern added (A) and subtracted (B), on the same
+ * keyframe grid, one process for as many rungs as markingGroups allows (hls.ts writeMarkedVariants);
+ * both are encrypted with the same keys; the segments move under opaque names and one playlist lists
+ * A with each B on a VARIANT_B_TAG line.
  */
 export async function writeMarkedRenditions(
   tools: MediaTools,
