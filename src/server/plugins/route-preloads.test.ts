@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fetchPreloadTags, preloadTags, ROUTE_MODULES, routeHtml, type Manifest } from './route-preloads';
+import { preloadTags, ROUTE_MODULES, routeHtml, type Manifest } from './route-preloads';
 
 // The shape Vite writes: the entry, shared chunks, route chunks with their CSS.
 const manifest: Manifest = {
@@ -35,32 +35,49 @@ describe('route preloads', () => {
     );
   });
 
-  it('gives each student page its own index.html, and every other path the plain one', async () => {
+  it('gives each student page its own index.html and first screen, and every other path the plain one', async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'lectern-preloads-'));
     await mkdir(path.join(dir, '.vite'));
     await writeFile(path.join(dir, '.vite', 'manifest.json'), JSON.stringify(manifest));
     const plain = '<html><head><title>x</title></head><body></body></html>';
     const htmlFor = routeHtml(dir, plain);
     const dashboard = htmlFor('/dashboard');
-    expect(dashboard).toContain('<link rel="modulepreload" crossorigin href="/assets/DashboardPage-1.js">');
-    expect(dashboard.indexOf('DashboardPage-1.js')).toBeLessThan(dashboard.indexOf('</head>'));
-    expect(dashboard).toContain('<link rel="preload" as="fetch" crossorigin href="/api/auth/check">');
-    expect(htmlFor('/')).toContain('<link rel="preload" as="fetch" crossorigin href="/api/time">');
-    expect(htmlFor('/')).not.toContain('/api/auth/check');
-    expect(htmlFor('/adminstudents')).toBe(plain);
-    expect(htmlFor('/course/a/b')).toBe(plain);
-  });
-
-  it("asks a route's API answers as the page's fetch does: same URL, same-origin credentials", () => {
-    expect(fetchPreloadTags(['/api/time', '/api/auth/check'])).toBe(
-      '<link rel="preload" as="fetch" crossorigin href="/api/time">' +
-        '<link rel="preload" as="fetch" crossorigin href="/api/auth/check">',
+    expect(dashboard.html).toContain(
+      '<link rel="modulepreload" crossorigin href="/assets/DashboardPage-1.js">',
     );
+    expect(dashboard.html.indexOf('DashboardPage-1.js')).toBeLessThan(dashboard.html.indexOf('</head>'));
+    expect(dashboard.firstScreen?.anyone.map((c) => c.url)).toEqual(['/api/time', '/api/auth/check']);
+    expect(dashboard.firstScreen?.student?.map((c) => c.url)).toEqual(['/api/courses']);
+    expect(htmlFor('/').firstScreen).toEqual({ anyone: [{ method: 'GET', url: '/api/time' }] });
+    expect(htmlFor('/adminstudents')).toEqual({ html: plain });
+    expect(htmlFor('/course/a/b')).toEqual({ html: plain });
   });
 
-  it('serves the plain index.html when the build left no manifest', async () => {
+  it("asks the course page's calls with the course of its address, and picks the poster it opens on", () => {
+    dir = undefined;
+    const htmlFor = routeHtml('/nonexistent', '<head></head>');
+    const screen = htmlFor('/course/c%2D1?video=v2').firstScreen!;
+    expect(screen.student).toEqual([
+      { method: 'POST', url: '/api/rollno', body: { courseId: 'c-1' } },
+      { method: 'GET', url: '/api/courses' },
+      { method: 'POST', url: '/api/videos', body: { courseId: 'c-1' } },
+    ]);
+    const videos = [
+      { _id: 'v1', thumbnail: '/stream/videos/v1/poster.jpg' },
+      { _id: 'v2', thumbnail: '/stream/videos/v2/poster.jpg' },
+    ];
+    const answer = (call: { url: string }) => (call.url === '/api/videos' ? { videos } : undefined);
+    expect(screen.picture!(answer)).toBe('/stream/videos/v2/poster.jpg');
+    expect(htmlFor('/course/c-1').firstScreen!.picture!(answer)).toBe('/stream/videos/v1/poster.jpg');
+    expect(htmlFor('/course/c-1').firstScreen!.picture!(() => undefined)).toBeUndefined();
+    expect(htmlFor('/course/%E0%A4%A').firstScreen!.student).toBeUndefined();
+  });
+
+  it('serves the plain index.html, with the first screens, when the build left no manifest', async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'lectern-preloads-'));
-    expect(routeHtml(dir, '<head></head>')('/dashboard')).toBe('<head></head>');
+    const page = routeHtml(dir, '<head></head>')('/dashboard');
+    expect(page.html).toBe('<head></head>');
+    expect(page.firstScreen?.student).toHaveLength(1);
   });
 
   it('names modules that exist, as app/router.tsx loads them', () => {

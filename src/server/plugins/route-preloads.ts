@@ -1,36 +1,61 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
+import type { FirstScreen } from './first-answers';
+
+const TIME = { method: 'GET', url: '/api/time' } as const;
+const AUTH_CHECK = { method: 'GET', url: '/api/auth/check' } as const;
+const COURSES = { method: 'GET', url: '/api/courses' } as const;
+
 /**
  * The student pages a phone opens first, with the modules their routes load on demand (the layout
  * route, then the page: web/app/router.tsx), named as in the build manifest (relative to src/web),
  * and the API answers their first screen waits for (web/app/prefetch.ts asks them once the entry
  * has run). Their index.html lists those chunks as `<link rel="modulepreload">`, so the browser
  * fetches them beside the entry chunk instead of after it has run (one round trip less on mobile
- * data), and those answers as `<link rel="preload" as="fetch">`: the same request the page's
- * `fetch` makes (same URL, same-origin credentials), so the page takes the answer already under way
- * instead of asking after its code has arrived and run (another round trip).
+ * data), and carries those answers (first-answers.ts), so the page does not ask them at all once its
+ * code has run (more round trips, one after the other).
  */
 export const ROUTE_MODULES: readonly {
   path: RegExp;
   modules: readonly string[];
-  requests: readonly string[];
+  /** From the path's match (the course id) and the query (`?video=`). */
+  firstScreen: (match: RegExpExecArray, query: URLSearchParams) => FirstScreen;
 }[] = [
-  { path: /^\/$/, modules: ['student/LoginPage.tsx'], requests: ['/api/time'] },
+  { path: /^\/$/, modules: ['student/LoginPage.tsx'], firstScreen: () => ({ anyone: [TIME] }) },
   {
     path: /^\/reset-password$/,
     modules: ['student/StudentShell.tsx', 'student/ResetPasswordPage.tsx'],
-    requests: ['/api/time'],
+    firstScreen: () => ({ anyone: [TIME] }),
   },
   {
     path: /^\/dashboard$/,
     modules: ['student/StudentShell.tsx', 'student/DashboardPage.tsx'],
-    requests: ['/api/time', '/api/auth/check'],
+    firstScreen: () => ({ anyone: [TIME, AUTH_CHECK], student: [COURSES] }),
   },
   {
-    path: /^\/course\/[^/]+$/,
+    path: /^\/course\/([^/]+)$/,
     modules: ['student/StudentShell.tsx', 'student/CoursePage.tsx'],
-    requests: ['/api/time', '/api/auth/check'],
+    firstScreen: ([, segment], query) => {
+      let courseId: string;
+      try {
+        courseId = decodeURIComponent(segment!);
+      } catch {
+        return { anyone: [TIME, AUTH_CHECK] }; // the page answers a malformed address itself
+      }
+      const videos = { method: 'POST', url: '/api/videos', body: { courseId } } as const;
+      return {
+        anyone: [TIME, AUTH_CHECK],
+        student: [{ method: 'POST', url: '/api/rollno', body: { courseId } }, COURSES, videos],
+        // The poster of the video the page opens with (as web/app/prefetch.ts picks it): its largest picture.
+        picture: (answer) => {
+          const list = (answer(videos) as { videos?: { _id: string; thumbnail?: string }[] } | undefined)
+            ?.videos;
+          const current = list?.find((v) => v._id === query.get('video')) ?? list?.[0];
+          return current?.thumbnail || undefined;
+        },
+      };
+    },
   },
 ];
 
@@ -66,24 +91,34 @@ export function preloadTags(manifest: Manifest, modules: readonly string[]): str
   return [...scripts, ...styles].join('');
 }
 
-/** `<link rel="preload" as="fetch">` for API answers; `crossorigin` gives the same-origin credentials `fetch` sends by default. */
-export const fetchPreloadTags = (requests: readonly string[]) =>
-  requests.map((url) => `<link rel="preload" as="fetch" crossorigin href="${url}">`).join('');
+/** A student page's index.html, and what its first screen asks. */
+export interface RoutePage {
+  html: string;
+  firstScreen?: FirstScreen;
+}
 
 /**
- * `index.html` for a request path: with the route's preload tags before `</head>` when the build
- * left a manifest (`webRoot/.vite/manifest.json`) and the path is one of ROUTE_MODULES.
+ * `index.html` for a request URL (path and query): with the route's preload tags before `</head>`
+ * when the build left a manifest (`webRoot/.vite/manifest.json`), and its first screen's calls,
+ * when the path is one of ROUTE_MODULES.
  */
-export function routeHtml(webRoot: string, indexHtml: string): (pathname: string) => string {
+export function routeHtml(webRoot: string, indexHtml: string): (url: string) => RoutePage {
   const manifestFile = path.join(webRoot, '.vite', 'manifest.json');
-  if (!existsSync(manifestFile)) return () => indexHtml;
-  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest;
-  const pages = ROUTE_MODULES.map(({ path: pattern, modules, requests }) => ({
+  const manifest = existsSync(manifestFile)
+    ? (JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest)
+    : undefined;
+  const pages = ROUTE_MODULES.map(({ path: pattern, modules, firstScreen }) => ({
     pattern,
-    html: indexHtml.replace(
-      '</head>',
-      `${fetchPreloadTags(requests)}${preloadTags(manifest, modules)}</head>`,
-    ),
+    firstScreen,
+    html: manifest ? indexHtml.replace('</head>', `${preloadTags(manifest, modules)}</head>`) : indexHtml,
   }));
-  return (pathname) => pages.find((p) => p.pattern.test(pathname))?.html ?? indexHtml;
+  return (url) => {
+    const [pathname = '/', search = ''] = url.split('?', 2);
+    for (const page of pages) {
+      const match = page.pattern.exec(pathname);
+      if (match)
+        return { html: page.html, firstScreen: page.firstScreen(match, new URLSearchParams(search)) };
+    }
+    return { html: indexHtml };
+  };
 }

@@ -1,6 +1,7 @@
 import type { Answer, PathParams, Sent } from '../../contract/route-kit';
 import { splitRouteKey } from '../../contract/route-kit';
 import type { RouteKey, Routes } from '../../contract/routes';
+import { takeFirstAnswer } from './first-answers';
 
 /**
  * The one HTTP client of the web app: same-origin JSON with the session cookie, no default
@@ -84,13 +85,17 @@ export async function call<K extends JsonRouteKey>(
   const { method, path } = splitRouteKey(key);
   const loose = input as Loose;
   const json = loose.body !== undefined;
+  const url = urlOf(path, loose);
+  const bodyText = json ? JSON.stringify(loose.body) : undefined;
+  const first = loose.form ? undefined : takeFirstAnswer(method, url, bodyText);
+  if (first) return answerOf<K>(first.status, JSON.stringify(first.body));
   let response: Response;
   try {
-    response = await fetch(urlOf(path, loose), {
+    response = await fetch(url, {
       method,
       credentials: 'same-origin',
       headers: { ...(json ? { 'content-type': 'application/json' } : {}), ...loose.headers },
-      body: loose.form ?? (json ? JSON.stringify(loose.body) : undefined),
+      body: loose.form ?? bodyText,
       signal: loose.signal,
       keepalive: loose.keepalive,
     });

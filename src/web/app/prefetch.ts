@@ -8,7 +8,8 @@ import { studentQueries } from '../api/student';
  * after the other once each gate has rendered (on a phone over mobile data every round trip costs
  * a few hundred milliseconds). The page's own queries pick the answers up from the cache (or join
  * the request still under way). Only the course route waits for its answer (prefetchCourse); the
- * others return at once.
+ * others return at once. A page opened by its address usually has these answers in its HTML
+ * already (api/first-answers.ts): then no request leaves at all.
  */
 
 /**
