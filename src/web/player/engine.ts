@@ -1,4 +1,3 @@
-import { endStreamAfterSeeks } from './end-of-stream';
 import { playerLog } from './player-log';
 
 /** How a stream reaches the <video>: the browser's own HLS, or hls.js over Media Source Extensions. */
@@ -89,23 +88,7 @@ export async function attachStream(
       options.onFatal(data.details);
     }
   });
-  // WebKit loses a seek that the stream's end overtakes: the end waits for the seek (end-of-stream.ts).
-  let restoreEndOfStream: (() => void) | undefined;
-  hls.on(Hls.Events.MEDIA_ATTACHED, (_event, data) => {
-    restoreEndOfStream?.();
-    if (data.mediaSource) restoreEndOfStream = endStreamAfterSeeks(data.mediaSource, video);
-  });
-  hls.on(Hls.Events.MEDIA_DETACHING, () => {
-    restoreEndOfStream?.();
-    restoreEndOfStream = undefined;
-  });
   hls.loadSource(url);
   hls.attachMedia(video);
-  return {
-    kind: 'hls.js',
-    destroy() {
-      hls.destroy();
-      restoreEndOfStream?.();
-    },
-  };
+  return { kind: 'hls.js', destroy: () => hls.destroy() };
 }
