@@ -1,4 +1,5 @@
 import { playerLog } from './player-log';
+import { rescueStuckSeeks } from './stuck-seek';
 
 /** How a stream reaches the <video>: the browser's own HLS, or hls.js over Media Source Extensions. */
 export type EngineKind = 'native' | 'hls.js';
@@ -88,7 +89,15 @@ export async function attachStream(
       options.onFatal(data.details);
     }
   });
+  // A seek WebKitGTK lost before the first frame is nudged, then the pipeline rebuilt (stuck-seek.ts).
+  const stopRescues = rescueStuckSeeks(video, { rebuild: () => hls.recoverMediaError() });
   hls.loadSource(url);
   hls.attachMedia(video);
-  return { kind: 'hls.js', destroy: () => hls.destroy() };
+  return {
+    kind: 'hls.js',
+    destroy() {
+      stopRescues();
+      hls.destroy();
+    },
+  };
 }
