@@ -12,6 +12,7 @@ import { TestClient } from '../../test/support/http-client';
 import { freePort } from '../../test/support/processes';
 import { makeUploadClip } from '../admin-setup';
 import { makeLectureClip } from '../student-setup';
+import { saveDiagnostics } from './diagnose';
 import type { EngineDriver } from './driver';
 import { launchFirefox } from './firefox';
 import { journeys, type JourneyWorld } from './journeys';
@@ -20,10 +21,22 @@ import { launchWebKit } from './webkit';
 
 const ADMIN_PASSWORD = 'Admin@Engines1';
 const CAPTION = 'CAPTIONS IN EVERY ENGINE';
-const ENGINES: [string, () => Promise<EngineDriver>][] = [
-  ['firefox', launchFirefox],
-  ['webkit', launchWebKit],
-];
+const only = (env: string | undefined) =>
+  env
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+const ENGINE_FILTER = only(process.env.ENGINES);
+const JOURNEY_FILTER = only(process.env.JOURNEYS);
+const ENGINES: [string, () => Promise<EngineDriver>][] = (
+  [
+    ['firefox', launchFirefox],
+    ['webkit', launchWebKit],
+  ] as [string, () => Promise<EngineDriver>][]
+).filter(([name]) => !ENGINE_FILTER || ENGINE_FILTER.includes(name));
+const JOURNEYS = journeys.filter(
+  (j) => !JOURNEY_FILTER || JOURNEY_FILTER.some((word) => j.name.startsWith(word)),
+);
 
 async function startServer() {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'lectern-engines-'));
@@ -152,6 +165,8 @@ async function setUp(url: string, outbox: Outbox) {
 }
 
 async function main(): Promise<number> {
+  if (!ENGINES.length || !JOURNEYS.length)
+    throw new Error(`ENGINES=${process.env.ENGINES} JOURNEYS=${process.env.JOURNEYS} leave nothing to run`);
   await mkdir('screenshots', { recursive: true });
   const server = await startServer();
   let passed = 0;
@@ -165,7 +180,7 @@ async function main(): Promise<number> {
       try {
         driver = await launch();
       } catch (error) {
-        failed += journeys.length;
+        failed += JOURNEYS.length;
         console.log(`✗ ${engine}: the browser did not start: ${(error as Error).message}`);
         continue;
       }
@@ -181,15 +196,25 @@ async function main(): Promise<number> {
           student: school.students[engine]!,
           uploadClip: school.uploadClip,
         };
-        for (const journey of journeys) {
+        for (const journey of JOURNEYS) {
           const t0 = Date.now();
           try {
             await journey.run(driver, world);
             passed++;
+            if (process.env.DIAGNOSE)
+              await saveDiagnostics(
+                driver,
+                `test-results/engine-${engine}-${journey.name.split(':')[0]}-pass.json`,
+              );
             console.log(`✓ ${engine}: ${journey.name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
           } catch (error) {
             failed++;
-            console.log(`✗ ${engine}: ${journey.name}\n    ${(error as Error).message}`);
+            const word = journey.name.split(':')[0];
+            const diagnostics = await saveDiagnostics(
+              driver,
+              `test-results/engine-${engine}-${word}-failure.json`,
+            ).catch((e: unknown) => `(no page diagnostics: ${(e as Error).message})`);
+            console.log(`✗ ${engine}: ${journey.name}\n    ${(error as Error).message}\n    ${diagnostics}`);
             await driver.screenshot(`screenshots/engine-${engine}-failure.png`).catch(() => {});
           }
         }

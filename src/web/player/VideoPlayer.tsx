@@ -6,6 +6,7 @@ import { cueAt } from '../../contract/cues';
 import { drawCue, layoutCue, type Captions } from './captions';
 import { drawSessionMark } from './session-mark';
 import { attachStream, type EngineKind } from './engine';
+import { describeMedia, logMediaEvents, playerLog } from './player-log';
 import classes from './Player.module.css';
 import { PlayerControls } from './PlayerControls';
 import { startRenderer, type Renderer } from './renderer';
@@ -125,7 +126,13 @@ export function VideoPlayer({
         if (cancelled) return attached.destroy();
         detach = attached.destroy;
         setEngine(attached.kind);
-        if (autoPlay) video.play().catch(() => {}); // blocked autoplay leaves the big play button
+        playerLog(`attached ${attached.kind} ${describeMedia(video)}`);
+        if (autoPlay)
+          video.play().then(
+            () => playerLog(`autoplay resolved ${describeMedia(video)}`),
+            // blocked autoplay leaves the big play button
+            (err: unknown) => playerLog(`autoplay rejected ${String(err)} ${describeMedia(video)}`),
+          );
       } catch (err) {
         if (cancelled) return;
         onErrorRef.current?.('unsupported');
@@ -141,10 +148,12 @@ export function VideoPlayer({
     };
     video.addEventListener('loadedmetadata', onLoaded, { once: true });
     video.addEventListener('error', onError);
+    const unlog = logMediaEvents(video);
     setError(null);
     void start();
     return () => {
       cancelled = true;
+      unlog();
       video.removeEventListener('loadedmetadata', onLoaded);
       video.removeEventListener('error', onError);
       detach?.();
@@ -248,7 +257,11 @@ export function VideoPlayer({
   const togglePlay = useCallback(() => {
     const video = videoRef.current;
     if (!video) return;
-    if (video.paused || video.ended) video.play().catch(() => {});
+    if (video.paused || video.ended)
+      video.play().then(
+        () => playerLog(`play resolved ${describeMedia(video)}`),
+        (err: unknown) => playerLog(`play rejected ${String(err)} ${describeMedia(video)}`),
+      );
     else video.pause();
   }, []);
 

@@ -1,3 +1,6 @@
+import { playerLog } from './player-log';
+import { rescueStuckSeeks } from './stuck-seek';
+
 /** How a stream reaches the <video>: the browser's own HLS, or hls.js over Media Source Extensions. */
 export type EngineKind = 'native' | 'hls.js';
 
@@ -52,7 +55,26 @@ export async function attachStream(
   // At most 30 s buffered ahead: a revoke stops playback within KEY_ROTATION_SECONDS + 30 s of media.
   const hls = new Hls({ backBufferLength: 30, maxBufferLength: 30, maxMaxBufferLength: 30 });
   let recoveries = 0;
+  const logEvent = (event: string, data?: { frag?: { sn: number | string; level: number; start: number } }) =>
+    playerLog(
+      `hls ${event}${data?.frag ? ` sn=${data.frag.sn} l=${data.frag.level} @${data.frag.start}` : ''}`,
+    );
+  for (const name of [
+    Hls.Events.MEDIA_ATTACHED,
+    Hls.Events.MANIFEST_PARSED,
+    Hls.Events.LEVEL_LOADED,
+    Hls.Events.LEVEL_SWITCHED,
+    Hls.Events.KEY_LOADED,
+    Hls.Events.FRAG_LOADING,
+    Hls.Events.FRAG_LOADED,
+    Hls.Events.FRAG_BUFFERED,
+    Hls.Events.BUFFER_CREATED,
+    Hls.Events.BUFFER_EOS,
+  ]) {
+    hls.on(name, logEvent as never);
+  }
   hls.on(Hls.Events.ERROR, (_event, data) => {
+    playerLog(`hls error ${data.type} ${data.details} fatal=${data.fatal} ${data.response?.code ?? ''}`);
     if (!data.fatal) return;
     // One retry each for network and decoding trouble before giving up (as hls.js recommends).
     const status = data.response?.code ?? 0;
@@ -67,7 +89,15 @@ export async function attachStream(
       options.onFatal(data.details);
     }
   });
+  // A seek WebKitGTK lost before the first frame is nudged, then the pipeline rebuilt (stuck-seek.ts).
+  const stopRescues = rescueStuckSeeks(video, { rebuild: () => hls.recoverMediaError() });
   hls.loadSource(url);
   hls.attachMedia(video);
-  return { kind: 'hls.js', destroy: () => hls.destroy() };
+  return {
+    kind: 'hls.js',
+    destroy() {
+      stopRescues();
+      hls.destroy();
+    },
+  };
 }
