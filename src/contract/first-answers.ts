@@ -11,14 +11,8 @@ export const FIRST_ANSWERS_ELEMENT_ID = 'first-answers';
 /** How long after the page opened its answers may still be taken: only its first screen asks them. */
 export const FIRST_ANSWERS_MAX_AGE_MS = 30_000;
 
-/** One answer: its status and its body as the server sent it. */
-export interface FirstAnswer {
-  status: number;
-  body: unknown;
-}
-
-/** What the element holds: answers by `firstAnswerKey` of their request. */
-export type FirstAnswers = Record<string, FirstAnswer>;
+/** What the element holds: the body of each 2xx answer, by `firstAnswerKey` of its request. */
+export type FirstAnswers = Record<string, unknown>;
 
 /** The one name of a request on both sides: method, URL with its query, and the JSON body sent. */
 export const firstAnswerKey = (method: string, url: string, bodyText?: string) =>

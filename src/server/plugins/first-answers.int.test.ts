@@ -24,7 +24,7 @@ async function openPage(client: TestClient, url: string) {
   ).exec(html);
   const answers = block ? (JSON.parse(block[1]!) as FirstAnswers) : undefined;
   const bodyOf = (method: string, url: string, body?: object) =>
-    answers?.[firstAnswerKey(method, url, body && JSON.stringify(body))]?.body;
+    answers?.[firstAnswerKey(method, url, body && JSON.stringify(body))];
   return { res, html, answers, bodyOf };
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { escapeHtml } from './escape-html';
 import { FIRST_ANSWERS_ELEMENT_ID, firstAnswerKey, type FirstAnswers } from '../../contract/first-answers';
 
 /** One request a page's first screen makes, as the web app's client sends it. */
@@ -45,25 +46,21 @@ export async function askFirstAnswers(
       payload,
       remoteAddress: request.ip,
     });
-    if (res.statusCode >= 200 && res.statusCode < 300) {
-      answers[keyOf(call)] = { status: res.statusCode, body: res.json() };
-    }
+    if (res.statusCode >= 200 && res.statusCode < 300) answers[keyOf(call)] = res.json();
   };
   await Promise.all(screen.anyone.map(ask));
-  const check = answers[firstAnswerKey('GET', '/api/auth/check')]?.body as
+  const check = answers[firstAnswerKey('GET', '/api/auth/check')] as
     { valid?: boolean; role?: string; firstlogin?: boolean } | undefined;
   if (screen.student && check?.valid && check.role === 'student' && !check.firstlogin) {
     await Promise.all(screen.student.map(ask));
   }
-  const picture = screen.picture?.((call) => answers[keyOf(call)]?.body);
+  const picture = screen.picture?.((call) => answers[keyOf(call)]);
   return { answers, picture };
 }
 
 /** JSON safe inside a `<script>` element: no `</script>`, `<!--` or line separators can end it early. */
 const scriptSafe = (json: string) =>
   json.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-
-const attribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /**
  * The tags that carry them in the page's `<head>`: a JSON data block (not a script: the strict CSP
@@ -73,7 +70,7 @@ const attribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&
 export function firstAnswersTags({ answers, picture }: { answers: FirstAnswers; picture?: string }): string {
   const data = `<script type="application/json" id="${FIRST_ANSWERS_ELEMENT_ID}">${scriptSafe(JSON.stringify(answers))}</script>`;
   const image = picture?.startsWith('/')
-    ? `<link rel="preload" as="image" fetchpriority="high" href="${attribute(picture)}">`
+    ? `<link rel="preload" as="image" fetchpriority="high" href="${escapeHtml(picture)}">`
     : '';
   return image + data;
 }

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-
+import { openingVideoIndex } from '../../contract/opening-video';
 import type { FirstScreen } from './first-answers';
 
 const TIME = { method: 'GET', url: '/api/time' } as const;
@@ -51,7 +51,7 @@ export const ROUTE_MODULES: readonly {
         picture: (answer) => {
           const list = (answer(videos) as { videos?: { _id: string; thumbnail?: string }[] } | undefined)
             ?.videos;
-          const current = list?.find((v) => v._id === query.get('video')) ?? list?.[0];
+          const current = list?.[openingVideoIndex(list, query.get('video'))];
           return current?.thumbnail || undefined;
         },
       };

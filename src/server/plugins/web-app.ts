@@ -2,16 +2,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { escapeHtml } from './escape-html';
 import { askFirstAnswers, firstAnswersTags } from './first-answers';
 import { routeHtml } from './route-preloads';
 
 const API_PREFIXES = ['/api/', '/stream/', '/thumbnails/'];
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
 
 /**
  * Serves the built single-page app: hashed assets cached for a year (precompressed when the build

@@ -88,7 +88,7 @@ export async function call<K extends JsonRouteKey>(
   const url = urlOf(path, loose);
   const bodyText = json ? JSON.stringify(loose.body) : undefined;
   const first = loose.form ? undefined : takeFirstAnswer(method, url, bodyText);
-  if (first) return answerOf<K>(first.status, JSON.stringify(first.body));
+  if (first !== undefined) return first as AnswerOf<K>;
   let response: Response;
   try {
     response = await fetch(url, {

@@ -27,8 +27,8 @@ beforeEach(() => {
     }),
   );
   pageWith({
-    'GET /api/time': { status: 200, body: TIME },
-    'POST /api/videos {"courseId":"c1"}': { status: 200, body: VIDEOS },
+    'GET /api/time': TIME,
+    'POST /api/videos {"courseId":"c1"}': VIDEOS,
   });
 });
 afterEach(() => {

@@ -2,7 +2,6 @@ import {
   FIRST_ANSWERS_ELEMENT_ID,
   FIRST_ANSWERS_MAX_AGE_MS,
   firstAnswerKey,
-  type FirstAnswer,
   type FirstAnswers,
 } from '../../contract/first-answers';
 
@@ -28,14 +27,14 @@ function load(): FirstAnswers {
   return answers;
 }
 
-/** The answer the page came with for this request, once; undefined when it must go to the network. */
-export function takeFirstAnswer(method: string, url: string, bodyText?: string): FirstAnswer | undefined {
+/** The answer's body the page came with for this request, once; undefined when it must go to the network. */
+export function takeFirstAnswer(method: string, url: string, bodyText?: string): unknown {
   const all = load();
   const key = firstAnswerKey(method, url, bodyText);
   const answer = all[key];
-  if (answer) delete all[key];
-  if (!answer && method !== 'GET') dropFirstAnswers();
-  return answer && performance.now() <= FIRST_ANSWERS_MAX_AGE_MS ? answer : undefined;
+  if (answer !== undefined) delete all[key];
+  else if (method !== 'GET') dropFirstAnswers();
+  return performance.now() <= FIRST_ANSWERS_MAX_AGE_MS ? answer : undefined;
 }
 
 /** Forgets every answer not taken yet. */

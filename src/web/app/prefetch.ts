@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { LoaderFunctionArgs } from 'react-router';
+import { openingVideoIndex } from '../../contract/opening-video';
 import { authCheckQuery, PREFETCHED_FRESH_MS, serverTimeQuery } from '../api/session';
 import { studentQueries } from '../api/student';
 
@@ -76,7 +77,7 @@ export const prefetchCourse =
           void queryClient.fetchQuery({ ...studentQueries.videos(courseId), ...fresh }).then(
             (videos) => {
               const wanted = new URL(request.url).searchParams.get('video');
-              const current = videos.find((v) => v._id === wanted) ?? videos[0];
+              const current = videos[openingVideoIndex(videos, wanted)];
               if (current?.thumbnail) preloadImage(current.thumbnail);
               resolve();
             },

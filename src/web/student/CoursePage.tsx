@@ -2,6 +2,7 @@ import { Anchor, Badge, Breadcrumbs, Grid, Group, Skeleton, Stack, Text, Title }
 import { IconCircleCheckFilled, IconClock, IconPlayerPlayFilled } from '@tabler/icons-react';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
+import { openingVideoIndex } from '../../contract/opening-video';
 import { messageOf } from '../api/client';
 import { useCourses, useCourseVideos, useProgressCache, useRollno } from '../api/student';
 import { formatClock, parseDuration } from '../player/format';
@@ -32,10 +33,7 @@ export default function CoursePage() {
 
   // Load errors give an empty list (SPEC.md section 8).
   const videos = videosQuery.data ?? [];
-  const index = Math.max(
-    0,
-    videos.findIndex((v) => v._id === params.get('video')),
-  );
+  const index = openingVideoIndex(videos, params.get('video'));
   const current = videos[index];
   const next = videos[index + 1];
   const courseName = courses.data?.find((c) => c.courseId === courseId)?.name;
