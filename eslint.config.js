@@ -10,7 +10,7 @@ const NO_WEB = { group: ['**/web/**'], message: 'The server does not import the 
 
 /** Server folders and modules above the core (db, mail, config, clock, errors). */
 const SERVER_ABOVE_CORE = [
-  'accounts', 'audit', 'courses', 'videos', 'students', 'progress', 'thumbnails', 'media', 'jobs', 'http', 'plugins', 'health', 'metrics',
+  'accounts', 'audit', 'courses', 'videos', 'students', 'progress', 'thumbnails', 'media', 'jobs', 'http', 'health', 'metrics',
 ].flatMap((dir) => [dir, `${dir}/**`]).concat(['app', 'main', 'cli', 'runtime', 'demo-seed', 'context']); // prettier-ignore
 
 /** An import restriction for product files (tests beside them excepted); flat config does not merge rule options. */

@@ -9,12 +9,17 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // Two test files at a time: most of an integration file's time is waiting on the processes it
+    // starts (servers, ffmpeg, PostgreSQL), and each file has its own databases, ports and buckets.
+    // The hostile and fault tiers run alone afterwards (maxWorkers 1): they time slow senders and
+    // kill processes, and a neighbour's load would blur what they measure.
+    maxWorkers: 2,
     projects: [
       {
         test: {
           name: 'unit',
           environment: 'node',
-          include: ['src/server/**/*.test.ts', 'src/contract/**/*.test.ts'],
+          include: ['src/server/**/*.test.ts', 'src/contract/**/*.test.ts', 'scripts/**/*.test.ts'],
           exclude: ['**/*.int.test.ts'],
         },
       },
@@ -33,14 +38,28 @@ export default defineConfig({
           name: 'integration',
           environment: 'node',
           include: ['src/**/*.int.test.ts', 'test/security/**/*.test.ts'],
+          exclude: ['test/security/**/hostile-*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
       },
       {
         test: {
+          // Hostile input over real sockets (npm run test:hostile): malformed bytes, headers and
+          // escapes, bodies that stop, slow senders, bursts at every limit.
+          name: 'hostile',
+          environment: 'node',
+          maxWorkers: 1,
+          include: ['test/security/**/hostile-*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
+        test: {
           name: 'faults',
           environment: 'node',
+          maxWorkers: 1,
           include: ['test/faults/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -17,6 +17,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createAdmin } from '../src/server/accounts/users';
+import { signIn } from './streaming';
 import { enrollments as enrollmentsTable } from '../src/server/db/schema';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
@@ -87,12 +88,8 @@ export async function run(): Promise<boolean> {
     const app = await buildApp(ctx);
     await app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    const login = await fetch(`${base}/api/admin/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: admin.username, password: 'Bench@12345' }),
-    });
-    const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+    // The password and the second step (a TOTP factor set up on this first sign-in).
+    const cookie = await signIn(base, '/api/admin/login', admin.username, 'Bench@12345');
 
     console.log(
       `\n${connections} connections, ${durationMs / 1000} s each (after 1 s warm-up), ${ctx.dbKind}`,

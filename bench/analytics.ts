@@ -26,7 +26,7 @@ import { createAdmin } from '../src/server/accounts/users';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import type { Db } from '../src/server/db/client';
-import { createAuth } from '../src/server/plugins/auth';
+import { createAuth } from '../src/server/http/auth';
 import { openRuntime } from '../src/server/runtime';
 import { createTestDatabase } from '../test/support/databases';
 import { BENCH_ANALYTICS, seedAnalyticsCohort } from './analytics-seed';

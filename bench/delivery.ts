@@ -307,6 +307,8 @@ export async function run(): Promise<boolean> {
       viewers.push(client.token!);
     }
     const child = `${local.media.server.url}${viaNginx.child.pathname}`;
+    // The token names the file it links to: `v720/index.m3u8`.
+    const childPath = viaNginx.child.pathname.split('/').slice(-2).join('/');
     const childLatency: number[] = [];
     const keyLatency: number[] = [];
     const timed = async (url: string, session: string, into: number[]) => {
@@ -320,7 +322,7 @@ export async function run(): Promise<boolean> {
     await Promise.all(
       viewers.map(async (session, i) => {
         await new Promise((r) => setTimeout(r, (i / VIEWERS) * 10_000));
-        const t = signer.sign(local.videoId, session, local.media.server.clock.now().getTime());
+        const t = signer.sign(local.videoId, childPath, session, local.media.server.clock.now().getTime());
         await timed(`${child}?t=${t}`, session, childLatency);
         await timed(
           viaNginx.key.toString().replace(nginxSite.url, local.media.server.url),

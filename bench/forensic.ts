@@ -27,7 +27,7 @@ import {
   sessionSequence,
   type Candidate,
   type Decision,
-} from '../src/server/forensic/code';
+} from '../src/server/marks/code';
 import {
   alignExcerpt,
   decideSegments,
@@ -41,7 +41,7 @@ import {
   MARK_SEGMENT_SECONDS,
   patternFrames,
   type Variant,
-} from '../src/server/forensic/mark';
+} from '../src/server/marks/mark';
 import { createMediaTools } from '../src/server/media/ffmpeg';
 import {
   audioPlanFor,
@@ -96,6 +96,16 @@ async function ssim(a: string, b: string): Promise<number> {
     '-n', '10', 'ffmpeg', '-hide_banner', '-i', a, '-i', b, '-lavfi', '[0:v][1:v]ssim', '-f', 'null', '-',
   ]); // prettier-ignore
   return Number(/All:([\d.]+)/.exec(stderr)?.[1] ?? NaN);
+}
+
+/** A plain rendition's luma, its segments fed to ffmpeg in order (as the trace reads the references). */
+async function decodeRendition(dir: string): Promise<Uint8Array> {
+  const playlist = await readFile(path.join(dir, 'index.m3u8'), 'utf8');
+  const files = playlist.split('\n').filter((line) => line && !line.startsWith('#'));
+  async function* segments() {
+    for (const file of files) yield await readFile(path.join(dir, file));
+  }
+  return decodeLuma(tools, '-', { stdin: segments(), format: 'mpegts' });
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
@@ -251,8 +261,8 @@ export async function run(): Promise<boolean> {
       '720p @ 500 kbps': ['-vf', 'scale=-2:720', '-b:v', '500k', '-maxrate', '500k', '-bufsize', '1M'],
     };
     const reference: Reference = {
-      a: await decodeLuma(path.join(dirOf(lowest, 'A'), 'index.m3u8')),
-      b: await decodeLuma(path.join(dirOf(lowest, 'B'), 'index.m3u8')),
+      a: await decodeRendition(dirOf(lowest, 'A')),
+      b: await decodeRendition(dirOf(lowest, 'B')),
       segmentSeconds: MARK_SEGMENT_SECONDS,
     };
     const lumas: Record<string, { A: Uint8Array; B: Uint8Array }> = {};
@@ -283,8 +293,8 @@ export async function run(): Promise<boolean> {
           );
         }
       }
-      const A = await decodeLuma(copies.A);
-      const B = await decodeLuma(copies.B);
+      const A = await decodeLuma(tools, copies.A);
+      const B = await decodeLuma(tools, copies.B);
       lumas[name] = { A, B };
       const alignedA = alignExcerpt(A, reference);
       const dA = decideSegments(A, reference, 0);

@@ -25,13 +25,16 @@
  * Standalone: node --import tsx bench/lighthouse.ts
  */
 import { execSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Flags, type Result } from 'lighthouse';
 import { TestClient } from '../test/support/http-client';
-import { freePort } from '../test/support/processes';
+import { freePort, waitForServer } from '../test/support/processes';
+import { runIfMain } from '../test/support/child-main';
+import { waitForDemoLectures as waitForPackaged } from '../test/support/demo-lectures';
+import { outboxCode } from '../test/support/outbox';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
@@ -97,60 +100,25 @@ async function startServer(root: string): Promise<Server> {
     }
     await rm(dataDir, { recursive: true, force: true });
   };
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) {
-      await stop();
-      throw new Error(`Lectern exited with ${child.exitCode}:\n${output}`);
-    }
-    const ready = await fetch(`${url}/api/time`).then(
-      (r) => r.ok,
-      () => false,
+  const ready = () => /Demo student: /.test(output);
+  const started = await waitForServer(url, child, { timeoutMs: 90_000, intervalMs: 250, ready });
+  if (started !== 'ready') {
+    await stop();
+    throw new Error(
+      started === 'exited'
+        ? `Lectern exited with ${child.exitCode}:\n${output}`
+        : `Lectern did not start in time:\n${output}`,
     );
-    if (ready && /Demo student: /.test(output)) break;
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`Lectern did not start in time:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 250));
   }
   return { url, dataDir, output: () => output, stop };
 }
 
-/** Waits until the admin sees every demo lecture packaged (`ready`); returns how many there are. */
+/** Signs the admin in and waits until every demo lecture is packaged (`ready`); returns how many there are. */
 async function waitForDemoLectures(server: Server): Promise<number> {
   const admin = new TestClient(server.url);
-  const login = await admin.post('/api/admin/login', { username: 'admin', password: ADMIN_PASSWORD });
+  const login = await admin.adminLogin({ username: 'admin', password: ADMIN_PASSWORD });
   if (login.status !== 200) throw new Error(`admin sign-in failed: ${login.status}`);
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    const list = await admin.get<{ videos: { status: string; failureReason?: string }[] }>(
-      '/api/admin/video/editlist',
-    );
-    const videos = list.body.videos ?? [];
-    const failed = videos.find((v) => v.status === 'failed');
-    if (failed) throw new Error(`a demo lecture failed to package: ${failed.failureReason}`);
-    if (videos.length > 0 && videos.every((v) => v.status === 'ready')) return videos.length;
-    if (Date.now() > deadline) throw new Error('the demo lectures were not packaged within 3 minutes');
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
-
-/** The newest six-digit code in DATA_DIR/outbox (the first-login reset mail). */
-async function outboxCode(dataDir: string): Promise<string> {
-  const outbox = path.join(dataDir, 'outbox');
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const files = (await readdir(outbox).catch(() => [] as string[]))
-      .filter((f) => f.endsWith('.eml'))
-      .sort();
-    for (const file of files.reverse()) {
-      const code = (await readFile(path.join(outbox, file), 'utf8')).match(/\b(\d{6})\b/)?.[1];
-      if (code) return code;
-    }
-    if (Date.now() > deadline) throw new Error(`no code mailed to ${outbox}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  return waitForPackaged(admin);
 }
 
 /** Signs the demo student in (first sign-in, reset with the mailed code, sign-in again); returns the `Cookie` header and the course id. */
@@ -426,12 +394,4 @@ export async function run(): Promise<boolean> {
 }
 
 // Standalone: node --import tsx bench/lighthouse.ts
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
-  run().then(
-    (ok) => process.exit(ok ? 0 : 1),
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(import.meta.url, run);

@@ -10,16 +10,16 @@
  *
  *   npm run bench -- metrics     METRICS_BENCH_VIEWERS=100 METRICS_BENCH_SUSTAIN=30 BENCH_SECONDS=8
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { execFile } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { splitRouteKey } from '../src/contract/route-kit';
 import { routes } from '../src/contract/routes';
 import { requestObserver } from '../src/server/metrics/http-metrics';
 import { createMetrics } from '../src/server/metrics/metrics';
-import { freePort } from '../test/support/processes';
+import { startBuiltServer } from '../test/support/processes';
 import { API_KINDS, bundleServer, runRush, type RushOutcome } from './rush';
 
 const run$ = promisify(execFile);
@@ -72,53 +72,17 @@ async function startBundle(
   main: string,
   env: Record<string, string>,
 ): Promise<{ url: string; stop(): Promise<void> }> {
-  const port = await freePort();
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'lectern-metrics-bench-'));
-  const child: ChildProcess = spawn(process.execPath, [main], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: 'memory://',
-      SEED_DEMO: 'false',
-      OPEN_HOURS: 'always',
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    // Its first screen (a throwaway admin password) is of no interest; its errors are.
-    stdio: ['ignore', 'ignore', 'pipe'],
+  // Two minutes: a shared machine under load starts slowly.
+  const { url, stop } = await startBuiltServer({
+    main,
+    env,
+    prefix: 'lectern-metrics-bench-',
+    timeoutMs: 120_000,
+    intervalMs: 100,
   });
-  let errors = '';
-  child.stderr!.on('data', (d: Buffer) => (errors += d.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  for (
-    let i = 0;
-    !(await fetch(`${url}/api/time`).then(
-      (r) => r.ok,
-      () => false,
-    ));
-    i++
-  ) {
-    // Two minutes: a shared machine under load starts slowly.
-    if (child.exitCode !== null || i > 1200) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not start:\n${errors}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    url,
-    async stop() {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
+  return { url, stop };
 }
 
-/** wrk over one URL: requests/s and p99 latency (ms). */
 async function wrk(url: string): Promise<{ rps: number; p99: number }> {
   const { stdout } = await run$('wrk', ['-t', '2', '-c', '32', '-d', `${SECONDS}s`, '--latency', url]);
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1]);

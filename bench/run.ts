@@ -16,6 +16,7 @@ const scenarios: Record<string, () => Promise<{ run(): Promise<boolean> }>> = {
   forensic: () => import('./forensic'),
   backup: () => import('./backup'),
   metrics: () => import('./metrics'),
+  scan: () => import('./scan'),
 };
 
 async function main(): Promise<number> {

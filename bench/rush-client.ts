@@ -10,6 +10,7 @@
  */
 import { Agent, request } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { runChildMain } from '../test/support/child-main';
 
 export interface RushClientOptions {
   port: number;
@@ -356,15 +357,4 @@ export async function rushClient(o: RushClientOptions): Promise<RushClientResult
   };
 }
 
-if (process.argv[1]?.endsWith('rush-client.ts') && process.argv[2]) {
-  rushClient(JSON.parse(process.argv[2]) as RushClientOptions).then(
-    (result) => {
-      process.stdout.write(`${JSON.stringify(result)}\n`);
-      process.exit(0);
-    },
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+runChildMain(import.meta.url, rushClient);

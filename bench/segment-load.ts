@@ -7,6 +7,7 @@
  *   node --import tsx bench/segment-load.ts '{"port":3000,"paths":["/a.ts"],"connections":16,"durationMs":5000}'
  */
 import { connect, type Socket } from 'node:net';
+import { runChildMain } from '../test/support/child-main';
 
 export interface SegmentLoadOptions {
   host?: string;
@@ -113,15 +114,4 @@ export async function segmentLoad(o: SegmentLoadOptions): Promise<SegmentLoadRes
   return stats;
 }
 
-if (process.argv[1]?.endsWith('segment-load.ts') && process.argv[2]) {
-  segmentLoad(JSON.parse(process.argv[2]) as SegmentLoadOptions).then(
-    (result) => {
-      process.stdout.write(`${JSON.stringify(result)}\n`);
-      process.exit(0);
-    },
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+runChildMain(import.meta.url, segmentLoad);

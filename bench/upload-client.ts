@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
+import { runChildMain } from '../test/support/child-main';
 
 export interface UploadClientOptions {
   port: number;
@@ -103,15 +104,4 @@ export async function uploadClient(o: UploadClientOptions): Promise<{ bytes: num
   return { bytes: o.totalBytes, elapsedMs };
 }
 
-if (process.argv[1]?.endsWith('upload-client.ts') && process.argv[2]) {
-  uploadClient(JSON.parse(process.argv[2]) as UploadClientOptions).then(
-    (result) => {
-      process.stdout.write(`${JSON.stringify(result)}\n`);
-      process.exit(0);
-    },
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+runChildMain(import.meta.url, uploadClient);

@@ -21,6 +21,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium, type Browser } from '@playwright/test';
 import { startLectern } from '../e2e/lectern';
 import { activateStudent, AdminApi } from '../e2e/student-setup';
+import { runIfMain } from '../test/support/child-main';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const DIST = path.join(ROOT, 'dist/web');
@@ -202,12 +203,4 @@ export async function run(): Promise<boolean> {
 }
 
 // Standalone: node --import tsx bench/web.ts
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
-  run().then(
-    (ok) => process.exit(ok ? 0 : 1),
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(import.meta.url, run);

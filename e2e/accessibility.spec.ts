@@ -92,6 +92,7 @@ test.describe('accessibility of every screen', () => {
       [`/admin/course/${courseId}`, /Accessible Web/],
       ['/admintrace', 'Trace a leak'],
       ['/adminbackups', 'Backups'],
+      ['/adminaccount', 'Your account'],
     ];
     for (const [path, name] of screens) {
       await open(page, lectern, path, heading(name));

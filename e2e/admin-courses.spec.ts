@@ -45,7 +45,7 @@ test.describe('admin: courses, students and course access', () => {
   test('sign in, create and edit a course, import and enrol students, extend, revoke and re-grant access', async ({
     page,
   }) => {
-    test.setTimeout(150_000);
+    test.setTimeout(240_000);
 
     await test.step('admin login: a wrong password is refused with the server message, no footer', async () => {
       await page.goto(`${lectern.url}/adminlogin`);
@@ -62,7 +62,7 @@ test.describe('admin: courses, students and course access', () => {
     });
 
     await test.step('the dashboard starts empty, with the six actions and the students screen', async () => {
-      await adminSignIn(page, lectern);
+      await adminSignIn(page, lectern, { shots: true });
       await expect(toastWith(page, 'Admin login successful')).toBeVisible();
       for (const label of [
         'Create Course',

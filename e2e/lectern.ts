@@ -1,9 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Page } from '@playwright/test';
+import { startBuiltServer } from '../test/support/processes';
 import { TestSmtpServer } from '../test/support/smtp';
 
 export interface Lectern {
@@ -15,70 +11,28 @@ export interface Lectern {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
 /** Starts the built server (dist/server/main.js) as a real process on a free port with its own data folder. */
 export async function startLectern(env: Record<string, string> = {}): Promise<Lectern> {
   const smtp = await new TestSmtpServer().start();
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'lectern-e2e-'));
-  const port = await freePort();
   const adminPassword = 'Admin@E2e123';
-  const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], {
+  const server = await startBuiltServer({
+    prefix: 'lectern-e2e-',
     env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: 'memory://',
       SMTP_URL: smtp.url,
       ADMIN_PASSWORD: adminPassword,
-      SEED_DEMO: 'false',
-      OPEN_HOURS: 'always',
-      LOG_LEVEL: 'warn',
       // A daily backup starting in the middle of a spec would only slow it; backups.spec.ts backs up on demand.
       BACKUP_SCHEDULE: 'off',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout?.on('data', (d) => (output += d));
-  child.stderr?.on('data', (d) => (output += d));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`Lectern exited with ${child.exitCode}:\n${output}`);
-    try {
-      const res = await fetch(`${url}/api/time`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`Lectern did not start in time:\n${output}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
   return {
-    url,
-    dataDir,
+    url: server.url,
+    dataDir: server.dataDir,
     smtp,
     adminPassword,
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await server.stop();
       await smtp.stop();
-      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,3 +1,4 @@
+import { adminSignIn } from './admin-setup';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { FIRST_ANSWERS_ELEMENT_ID } from '../src/contract/first-answers';
 import { serverMessages } from '../src/contract/messages';
@@ -48,15 +49,6 @@ async function studentSignIn(page: Page, lectern: Lectern, student: CreatedStude
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Login' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
-}
-
-async function adminSignIn(page: Page, lectern: Lectern) {
-  await page.goto(`${lectern.url}/adminlogin`);
-  await page.getByLabel('Username or e-mail').fill('admin');
-  await page.getByLabel('Password', { exact: true }).fill(lectern.adminPassword);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await expect(page).toHaveURL(/\/admindashboard$/);
-  await expect(page.getByRole('heading', { name: 'Courses Overview' })).toBeVisible();
 }
 
 /** The directives of a Content-Security-Policy header. */
@@ -243,7 +235,7 @@ test.describe('browser-side security', () => {
 
     // The admin's session goes into the browser as the sign-in would put it (this part needs no admin screen).
     const adminSession = new TestClient(lectern.url);
-    await adminSession.post('/api/admin/login', { username: 'admin', password: lectern.adminPassword });
+    await adminSession.adminLogin({ username: 'admin', password: lectern.adminPassword });
     await page.context().addCookies([
       {
         name: 'token',

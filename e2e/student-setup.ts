@@ -61,7 +61,7 @@ export class AdminApi {
 
   static async signIn(lectern: Lectern): Promise<AdminApi> {
     const client = new TestClient(lectern.url);
-    const res = await client.post('/api/admin/login', { username: 'admin', password: lectern.adminPassword });
+    const res = await client.adminLogin({ username: 'admin', password: lectern.adminPassword });
     if (res.status !== 200) throw new Error(`admin login failed: ${res.status} ${JSON.stringify(res.body)}`);
     return new AdminApi(lectern, client);
   }

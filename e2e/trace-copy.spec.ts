@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { displayCode } from '../src/contract/playback';
-import { MARK_SEGMENT_SECONDS } from '../src/server/forensic/mark';
+import { MARK_SEGMENT_SECONDS } from '../src/server/marks/mark';
 import { downloadCopy, waitUntilMarked } from '../test/support/forensic-fixtures';
 import { TestClient } from '../test/support/http-client';
 import { makeLectureClip } from '../test/support/lecture-clip';

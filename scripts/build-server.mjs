@@ -4,7 +4,7 @@ import { cp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-/** JSON from npm packages (webvtt-parser's entity table) is bundled: Node 20 warns on JSON modules. */
+/** JSON from npm packages (webvtt-parser's entity table) is bundled: Node refuses a JSON module imported without its type attribute. */
 const bundleJson = {
   name: 'bundle-package-json',
   setup(b) {
@@ -19,7 +19,7 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20',
+  target: 'node22.19', // package.json's engines
   packages: 'external',
   sourcemap: true,
   logLevel: 'warning',

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseMail, type ReceivedMail } from '../../test/support/smtp';
+import { mailTo, parseMail, type ReceivedMail } from '../../test/support/smtp';
 
 /** The mail Lectern wrote to DATA_DIR/outbox (no SMTP_URL), read as a new user reads it: the .eml files. */
 export class Outbox {
@@ -22,9 +22,7 @@ export class Outbox {
   async waitFor(to: string, after = 0, timeoutMs = 15_000): Promise<ReceivedMail> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const found = this.mails
-        .slice(after)
-        .find((m) => m.to.some((t) => t.toLowerCase() === to.toLowerCase()));
+      const found = mailTo(this.mails, to, after);
       if (found) return found;
       if (Date.now() > deadline) throw new Error(`no mail to ${to} in the outbox within ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 150));

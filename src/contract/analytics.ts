@@ -82,7 +82,23 @@ export interface VideoAnalytics {
   /** The bucket after which the most viewers stop watching, or null when nobody watched. */
   biggestDropOff: { start: number; lost: number } | null;
   buckets: RetentionBucket[];
+  /** The width of a question bucket in seconds (QUESTION_BUCKET_SECONDS). */
+  questionBucketSeconds: number;
+  /**
+   * Where students got lost: per question bucket of the video, how many questions were asked at a
+   * moment inside it (hidden ones not counted). One bucket per `questionBucketSeconds`, from 0.
+   */
+  questionBuckets: QuestionBucket[];
 }
+
+/** Questions asked inside one bucket of a video (analytics' confusion overlay). */
+export interface QuestionBucket {
+  start: number;
+  questions: number;
+}
+
+/** Questions are counted per 10 seconds of the video on the retention chart. */
+export const QUESTION_BUCKET_SECONDS = 10;
 
 /** A student's cell in the course grid, per video in `CourseAnalytics.videos` order. */
 export interface GridCell {
@@ -192,6 +208,8 @@ export const VideoAnalyticsResponse = z.strictObject({
   medianShareWatched: share,
   biggestDropOff: z.strictObject({ start: z.number(), lost: z.number().int() }).nullable(),
   buckets: z.array(z.strictObject({ start: z.number(), viewers: z.number().int(), plays: z.number() })),
+  questionBucketSeconds: z.number(),
+  questionBuckets: z.array(z.strictObject({ start: z.number(), questions: z.number().int() })),
 }) satisfies z.ZodType<VideoAnalytics>;
 
 export const CourseAnalyticsResponse = z.strictObject({

@@ -9,7 +9,17 @@ export const backupMessages = {
   tooMany: 'Too many backup requests. Please try again later.',
   loadFailed: 'Could not load the backups.',
   startFailed: 'Could not start a backup.',
+  keysLeftOut:
+    'BACKUP_PASSPHRASE is not set: backups hold no video key, forensic secret or signing key, so videos restored from them need `npm run cli -- media:rekey` before they play. Set BACKUP_PASSPHRASE to keep them, encrypted.',
 } as const;
+
+/** What a backup taken without BACKUP_PASSPHRASE means for a restore, with its count of videos (CLI). */
+export const videosNeedRekey = (videos: number) =>
+  `${videos} video${videos === 1 ? '' : 's'} restored from this backup will need \`npm run cli -- media:rekey\` before ${videos === 1 ? 'it plays' : 'they play'}: without BACKUP_PASSPHRASE it holds no video key, forensic secret or signing key.`;
+
+/** Restored or found video keys that do not open with this install's signing key (restore, doctor). */
+export const videoKeysUnreadable = (videos: number) =>
+  `The keys of ${videos} video${videos === 1 ? '' : 's'} do not open with this signing key: the database was written under another SIGNING_KEY. Set SIGNING_KEY (or DATA_DIR/signing.key) back to that key, or give it once to \`npm run cli -- media:rewrap-keys --old-signing-key KEY\`, which wraps them under this one. Until then ${videos === 1 ? 'it answers' : 'they answer'} 503 and cannot play (\`media:rekey\` cannot help: it needs the keys).`;
 
 export const BACKUP_TRIGGERS = ['schedule', 'manual', 'cli'] as const;
 export const BACKUP_RUN_STATUSES = ['queued', 'running', 'complete', 'failed'] as const;
@@ -82,6 +92,11 @@ export const BackupOverview = z.strictObject({
   schedule: BackupSchedule,
   /** Why the target's backups could not be listed (it is away), or null. */
   targetProblem: z.string().nullable(),
+  /**
+   * BACKUP_PASSPHRASE unset: what backups leave out and what restored videos then need
+   * (`backupMessages.keysLeftOut`); null when backups are encrypted and hold everything.
+   */
+  keysLeftOut: z.string().nullable(),
 });
 export type BackupOverview = z.infer<typeof BackupOverview>;
 

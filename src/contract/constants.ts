@@ -11,10 +11,27 @@ export const PASSWORD_MAX_LENGTH = 128;
 
 export const SESSION_MAX_AGE_SECONDS = 86_400;
 export const SESSION_COOKIE = 'token';
+/** An admin session ends this long after sign-in, whatever its use (its idle limit is ADMIN_IDLE_MINUTES). */
+export const ADMIN_SESSION_MAX_SECONDS = 12 * 3600;
+/** The password is right, the second factor still to come (or to set up): this long to give it. */
+export const MFA_PENDING_SECONDS = 10 * 60;
+/** Sensitive admin actions want the second factor proven within this long (route table `freshFactor`). */
+export const FRESH_FACTOR_SECONDS = 10 * 60;
+/** Wrong second-factor codes per admin in SIGNIN_FAILURE_WINDOW_MS, counted before each check. */
+export const MFA_FAILURES_PER_ACCOUNT = 10;
+export const TOTP_DIGITS = 6;
+export const RECOVERY_CODE_COUNT = 10;
 
 export const SIGNIN_FAILURES_PER_ACCOUNT = 10;
 export const SIGNIN_FAILURES_PER_IP = 100;
 export const SIGNIN_FAILURE_WINDOW_MS = 15 * 60_000;
+/**
+ * The per-account budgets over a day (NIST SP 800-63B 5.2.2: at most 100 failures): past them
+ * sign-in (passwords) or one-time codes stop for the account until the day passes or an admin runs
+ * `npm run cli -- unlock USER`. The per-client limits above slow a guesser long before.
+ */
+export const ACCOUNT_FAILURE_BUDGET = 100;
+export const ACCOUNT_BUDGET_WINDOW_MS = 24 * 60 * 60_000;
 
 export const SERVER_TIME_POLL_MS = 60_000;
 export const STUDENT_SESSION_POLL_MS = 5 * 60_000;

@@ -1,5 +1,5 @@
 /**
- * A student page's first answers, put into its index.html by the server (server/plugins/
+ * A student page's first answers, put into its index.html by the server (server/http/
  * first-answers.ts) and taken by the web app's client (web/api/first-answers.ts) instead of asking
  * them over the network once its code has run: on a phone over mobile data each of those round
  * trips costs a few hundred milliseconds before the page can show anything.

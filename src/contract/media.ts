@@ -33,6 +33,8 @@ export const mediaMessages = {
   badToken: 'This playback link is invalid or has expired. Reload the page.',
   sessionMismatch: 'This playback link belongs to another session. Reload the page.',
   tooManyKeys: 'Playback was paused: this session asked for video keys faster than a player does.',
+  keyUnreadable:
+    "This video cannot play on this server: its keys do not open with the server's signing key. The administrator can see why with `npm run cli -- doctor`.",
   mediaDeleted: 'The video files were deleted.',
   deleted: 'Video files deleted.',
   deleteQueued: 'The media storage is unavailable: the video files will be deleted as soon as it is back.',

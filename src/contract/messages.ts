@@ -75,6 +75,8 @@ export const serverMessages = {
   adminOnStudentSignIn: 'Admin accounts sign in at the admin login.',
   studentOnAdminSignIn: 'This account is not an admin account.',
   tooManySignIns: 'Too many failed sign-ins. Please try again later.',
+  accountLocked:
+    'This account is locked after too many failed sign-ins. Please try again tomorrow or ask an administrator to unlock it.',
   otpSent: 'A new one-time code has been sent to your e-mail.',
   otpMailFailed: 'We could not send the code. Please try again in a moment.',
   otpInvalid: 'Invalid or expired code.',
@@ -87,6 +89,33 @@ export const serverMessages = {
   studentsOnly: 'This page is for students.',
   adminsOnly: 'Admins only.',
   crossOrigin: 'Cross-origin request refused.',
+  tooManyRequests: 'Too many requests. Please try again later.',
+  /** Must not say "successful": the admin screen reads that word as signed in (SPEC.md section 5). */
+  mfaCodeNeeded: 'Password accepted. Enter the code from your authenticator app.',
+  mfaEnrolNeeded: 'Password accepted. Set up two-step sign-in to continue.',
+  mfaCodeWrong: 'That code is not right. Check the time on your phone and try again.',
+  mfaTooManyCodes: 'Too many wrong codes. Please wait a few minutes and try again.',
+  mfaSignedIn: 'Admin login successful',
+  mfaEnrolled: 'Two-step sign-in is on. Keep your recovery codes somewhere safe.',
+  mfaNotPending: 'Sign in with your password first.',
+  mfaAlreadyEnrolled: 'Two-step sign-in is already set up for this account.',
+  mfaNoFactor: 'Set up two-step sign-in first.',
+  mfaFreshFactor: 'Please confirm it is you: enter a code from your authenticator app or use your passkey.',
+  mfaConfirmed: 'Thanks, confirmed.',
+  recoveryCodesRenewed: 'New recovery codes made; the old ones no longer work.',
+  passwordChanged: 'Password changed. Your other sessions were signed out.',
+  currentPasswordWrong: 'Your current password is not right.',
+  otherSessionsEnded: 'Your other sessions were signed out.',
+  passkeyFailed: 'That passkey was not accepted. Try again, or use a code.',
+  passkeyNone: 'No passkey is set up for this account.',
+  passkeyAdded: 'Passkey added.',
+  passkeyEnrolled: 'Two-step sign-in is on with your passkey. Keep your recovery codes somewhere safe.',
+  passkeyNotAdded: 'The passkey could not be added. Please try again.',
+  passkeyKnown: 'That passkey is already registered.',
+  passkeyRemoved: 'Passkey removed.',
+  passkeyUnknown: 'Unknown passkey.',
+  passkeyLast:
+    'This is your only second factor: set up the authenticator app or add another passkey before removing it.',
 } as const;
 
 /** Admin API messages beyond the spec's wording (the spec leaves them open). */

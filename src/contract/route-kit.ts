@@ -7,15 +7,20 @@ import type { z } from 'zod';
  * - student: a student with a full session; student-reset: any student session, the first-login one
  *   limited to the password reset included;
  * - admin: an admin with a full session;
+ * - admin-signin: any admin session, the one between the password and the second factor included
+ *   (the handler decides what each scope may do: the second step, setting up a factor);
  * - viewer: any full session (students are then authorized per video by the handler);
  * - token: a playback token in the URL, checked by the handler (no session lookup on the hot path).
  */
-export type AuthLevel = 'public' | 'student' | 'student-reset' | 'admin' | 'viewer' | 'token';
+export type AuthLevel =
+  'public' | 'student' | 'student-reset' | 'admin' | 'admin-signin' | 'viewer' | 'token';
 
 interface RouteBase {
   auth: AuthLevel;
   /** Why anyone may call it: required for public and token routes. */
   why?: string;
+  /** A sensitive admin route: the second factor must have been proven within the last 10 minutes (403 otherwise). */
+  freshFactor?: true;
   /** A student API route that answers outside opening hours too. */
   alwaysOpen?: boolean;
   /** Validated before the handler runs; the handler gets the parsed values. */
@@ -46,7 +51,7 @@ export interface FileRoute extends RouteBase {
 export type RouteSpec = JsonRoute | FileRoute;
 
 /** `METHOD /full/path`, with `:name` for path parameters. */
-export type RouteTemplate = `${'GET' | 'POST' | 'DELETE'} /${string}`;
+export type RouteTemplate = `${'GET' | 'POST' | 'PATCH' | 'DELETE'} /${string}`;
 
 /** The method and path of a route key. */
 export function splitRouteKey(key: string): { method: string; path: string } {

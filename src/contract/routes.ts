@@ -37,6 +37,21 @@ import {
   SignInBody,
 } from './auth';
 import {
+  AdminSessionsResponse,
+  AdminSignInResponse,
+  ChangePasswordBody,
+  EnrolmentResponse,
+  FactorCodeBody,
+  MfaStatusResponse,
+  PasskeyAddedResponse,
+  PasskeyAssertionBody,
+  PasskeyIdParam,
+  PasskeyListResponse,
+  PasskeyOptionsResponse,
+  PasskeyRegistrationBody,
+  RecoveryCodesResponse,
+} from './mfa';
+import {
   AccessListQuery,
   AdminCourse,
   CourseAccessListEntry,
@@ -59,6 +74,30 @@ import {
   UploadStatusQuery,
 } from './media';
 import { LivenessResponse, ReadinessResponse } from './health';
+import {
+  AcceptBody,
+  AnswerBody,
+  CourseIdParam,
+  CourseNotesResponse,
+  MeTooResponse,
+  NoteBody,
+  NoteIdParam,
+  NoteListResponse,
+  NotePatchBody,
+  NoteSavedResponse,
+  NOTES_DOWNLOADS,
+  NotesExportQuery,
+  QuestionBody,
+  QuestionIdParam,
+  QuestionListResponse,
+  QuestionSavedResponse,
+  QuestionStatusBody,
+  QueueQuery,
+  QueueResponse,
+  UnreadResponse,
+  VideoLearningCounts,
+  QUESTION_FRAME_FILES,
+} from './learning';
 import { PlaybackBody, PlaybackResponse, TraceCodeParam, TraceResponse } from './playback';
 import { PlaybackHealthResponse } from './playback-health-schema';
 import {
@@ -77,6 +116,15 @@ import {
   TraceUploadFields,
 } from './trace-runs';
 import type { RouteSpec, RouteTemplate } from './route-kit';
+import {
+  AdminSearchQuery,
+  FrameQuery,
+  ScreenTextQuery,
+  ScreenTextResponse,
+  SearchQuery,
+  SearchResponse,
+  VideoIndexResponse,
+} from './search';
 import {
   DeleteVideoBody,
   DropdownStudent,
@@ -153,10 +201,66 @@ export const routes = {
   // Admin API (SPEC.md section 7).
   'POST /api/admin/login': {
     auth: 'public',
-    why: 'admin sign-in; wrong credentials are 401 whoever asks',
+    why: 'admin sign-in; wrong credentials are 401 whoever asks; a right password opens only the second step',
     body: SignInBody,
+    response: AdminSignInResponse,
+  },
+  // The admin's second factor (mfa/): the step after the password, setting it up, proving it again.
+  'POST /api/admin/login/totp': {
+    auth: 'admin-signin',
+    body: FactorCodeBody,
     response: MessageResponse,
   },
+  'POST /api/admin/mfa/enrolment': { auth: 'admin-signin', response: EnrolmentResponse },
+  'POST /api/admin/mfa/enrol': {
+    auth: 'admin-signin',
+    body: FactorCodeBody,
+    response: RecoveryCodesResponse,
+  },
+  'GET /api/admin/mfa': { auth: 'admin', response: MfaStatusResponse },
+  'POST /api/admin/mfa/verify': { auth: 'admin', body: FactorCodeBody, response: MessageResponse },
+  'POST /api/admin/mfa/recovery-codes': {
+    auth: 'admin',
+    freshFactor: true,
+    response: RecoveryCodesResponse,
+  },
+  'POST /api/admin/password': {
+    auth: 'admin',
+    freshFactor: true,
+    body: ChangePasswordBody,
+    response: MessageResponse,
+  },
+  // Passkeys (WebAuthn, mfa/passkeys.ts): options carry a challenge bound to the session (single
+  // use, minutes long). At the second step (`mfa` session) a passkey signs in like a code; from a
+  // full session it proves the factor again. Adding one: the `enrol` step (instead of the app) or a
+  // signed-in admin with a fresh factor.
+  'POST /api/admin/login/passkey/options': { auth: 'admin-signin', response: PasskeyOptionsResponse },
+  'POST /api/admin/login/passkey': {
+    auth: 'admin-signin',
+    body: PasskeyAssertionBody,
+    response: MessageResponse,
+  },
+  'POST /api/admin/passkeys/registration': {
+    auth: 'admin-signin',
+    freshFactor: true,
+    response: PasskeyOptionsResponse,
+  },
+  'POST /api/admin/passkeys': {
+    auth: 'admin-signin',
+    freshFactor: true,
+    body: PasskeyRegistrationBody,
+    response: PasskeyAddedResponse,
+    status: 201,
+  },
+  'GET /api/admin/passkeys': { auth: 'admin', response: PasskeyListResponse },
+  'DELETE /api/admin/passkeys/:passkeyId': {
+    auth: 'admin',
+    freshFactor: true,
+    params: PasskeyIdParam,
+    response: MessageResponse,
+  },
+  'GET /api/admin/sessions': { auth: 'admin', response: AdminSessionsResponse },
+  'POST /api/admin/sessions/end-others': { auth: 'admin', response: MessageResponse },
   'GET /api/admin/auth/admincheck': {
     auth: 'public',
     why: 'answers valid:false to anyone but a signed-in admin',
@@ -211,6 +315,7 @@ export const routes = {
   'POST /api/admin/students/enrol': { auth: 'admin', body: EnrolStudentsBody, response: EnrolResult },
   'POST /api/admin/students/:studentId/password': {
     auth: 'admin',
+    freshFactor: true,
     params: studentParam,
     response: MessageResponse,
   },
@@ -272,12 +377,125 @@ export const routes = {
     file: ['text/vtt'],
   },
 
+  // Notes and questions at a moment (issue 30). Notes are their student's alone (no admin route
+  // returns them); questions are seen by everyone who may watch the video, answered by staff.
+  'GET /api/videos/:videoId/notes': { auth: 'student', params: VideoIdParam, response: NoteListResponse },
+  'POST /api/videos/:videoId/notes': {
+    auth: 'student',
+    params: VideoIdParam,
+    body: NoteBody,
+    response: NoteSavedResponse,
+    status: 201,
+  },
+  'PATCH /api/notes/:noteId': {
+    auth: 'student',
+    params: NoteIdParam,
+    body: NotePatchBody,
+    response: NoteSavedResponse,
+  },
+  'DELETE /api/notes/:noteId': { auth: 'student', params: NoteIdParam, response: MessageResponse },
+  'GET /api/courses/:courseId/notes': {
+    auth: 'student',
+    params: CourseIdParam,
+    query: NotesExportQuery,
+    response: CourseNotesResponse,
+    download: NOTES_DOWNLOADS,
+  },
+  'GET /api/videos/:videoId/questions': {
+    auth: 'viewer',
+    params: VideoIdParam,
+    response: QuestionListResponse,
+  },
+  'POST /api/videos/:videoId/questions': {
+    auth: 'student',
+    params: VideoIdParam,
+    body: QuestionBody,
+    response: QuestionSavedResponse,
+    status: 201,
+  },
+  'GET /api/questions/unread': { auth: 'student', response: UnreadResponse },
+  'POST /api/questions/:questionId/me-too': {
+    auth: 'student',
+    params: QuestionIdParam,
+    response: MeTooResponse,
+  },
+  'POST /api/questions/:questionId/seen': {
+    auth: 'student',
+    params: QuestionIdParam,
+    response: MessageResponse,
+  },
+  'POST /api/questions/:questionId/answers': {
+    auth: 'admin',
+    params: QuestionIdParam,
+    body: AnswerBody,
+    response: QuestionSavedResponse,
+    status: 201,
+  },
+  'GET /api/questions/:questionId/frame.jpg': {
+    auth: 'viewer',
+    params: QuestionIdParam,
+    file: QUESTION_FRAME_FILES,
+  },
+  'POST /api/questions/:questionId/accept': {
+    auth: 'viewer',
+    params: QuestionIdParam,
+    body: AcceptBody,
+    response: QuestionSavedResponse,
+  },
+  'GET /api/admin/questions': { auth: 'admin', query: QueueQuery, response: QueueResponse },
+  'POST /api/admin/questions/:questionId/status': {
+    auth: 'admin',
+    params: QuestionIdParam,
+    body: QuestionStatusBody,
+    response: QuestionSavedResponse,
+  },
+  'GET /api/admin/videos/:videoId/learning': {
+    auth: 'admin',
+    params: VideoIdParam,
+    response: VideoLearningCounts,
+  },
+  // Search inside lectures (docs/SEARCH.md): captions, text on screen and speech, with their times;
+  // a student finds only what they may watch now.
+  'GET /api/search': { auth: 'student', query: SearchQuery, response: SearchResponse },
+  'GET /api/videos/:videoId/screen-text': {
+    auth: 'viewer',
+    params: VideoIdParam,
+    query: ScreenTextQuery,
+    response: ScreenTextResponse,
+  },
+  // A hit's still (JPEG, 320 px wide), only at a second where an index entry starts.
+  'GET /api/videos/:videoId/frame': {
+    auth: 'viewer',
+    params: VideoIdParam,
+    query: FrameQuery,
+    file: ['image/jpeg'],
+  },
+  'GET /api/admin/search': { auth: 'admin', query: AdminSearchQuery, response: SearchResponse },
+  'GET /api/admin/videos/:videoId/index': {
+    auth: 'admin',
+    params: VideoIdParam,
+    response: VideoIndexResponse,
+  },
+  // Starts the video's index over (a search.index job with force); 409 while one is queued or running.
+  'POST /api/admin/videos/:videoId/index': {
+    auth: 'admin',
+    params: VideoIdParam,
+    response: MessageResponse,
+    status: 202,
+  },
+
   // Leak tracing (docs/CAPTIONS.md): each playback gets a code the player draws; admins look it up.
   'POST /api/playback': { auth: 'viewer', body: PlaybackBody, response: PlaybackResponse },
-  'GET /api/admin/trace/:code': { auth: 'admin', params: TraceCodeParam, response: TraceResponse },
+  'GET /api/admin/trace/:code': {
+    auth: 'admin',
+    freshFactor: true,
+    params: TraceCodeParam,
+    response: TraceResponse,
+  },
   // A downloaded copy (docs/FORENSIC.md "Tracing from the screen"): the upload queues a job; its run is polled.
   'POST /api/admin/trace-runs': {
     auth: 'admin',
+    freshFactor: true,
     multipart: TraceUploadFields,
     response: TraceRunStarted,
     status: 202,
@@ -294,7 +512,7 @@ export const routes = {
   },
   // Backups (README "Backups"): runs and schedule, "Back up now" (a job; joins one under way), progress.
   'GET /api/admin/backups': { auth: 'admin', query: BackupOverviewQuery, response: BackupOverview },
-  'POST /api/admin/backups': { auth: 'admin', response: BackupStarted },
+  'POST /api/admin/backups': { auth: 'admin', freshFactor: true, response: BackupStarted },
   'GET /api/admin/backups/:runId': { auth: 'admin', params: BackupRunParam, response: BackupRunResponse },
 
   // Images.

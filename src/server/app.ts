@@ -4,30 +4,35 @@ import { adminAccountRoutes } from './accounts/admin-routes';
 import { analyticsRoutes } from './analytics/routes';
 import { backupAdminRoutes } from './backup/admin-routes';
 import { captionRoutes } from './captions/routes';
+import { learningRoutes } from './learning/routes';
 import { playbackRoutes } from './playback/routes';
+import { searchRoutes } from './search/routes';
 import { traceRunRoutes } from './forensic/trace-run-routes';
 import { oneTimeCodeStore } from './accounts/one-time-codes';
 import { sessionStore } from './accounts/sessions';
 import { studentAccountRoutes } from './accounts/student-routes';
 import { splitRouteKey } from '../contract/route-kit';
 import type { RouteKey } from '../contract/routes';
+import type { TrustProxy } from './config';
 import type { AppContext } from './context';
 import { courseAdminRoutes } from './courses/admin-routes';
 import { courseStudentRoutes } from './courses/student-routes';
 import type { Readiness } from './health/readiness';
 import { createReadiness } from './health/registry';
 import { healthRoutes } from './health/routes';
-import { createAuth } from './plugins/auth';
+import { createAuth } from './http/auth';
+import { adminSignInRoutes } from './mfa/admin-routes';
 import { progressRoutes } from './progress/routes';
-import { installErrorHandler } from './plugins/error-handler';
+import { installErrorHandler } from './http/error-handler';
 import { installResponseCheck } from './http/response-check';
 import { unregisteredRoutes } from './http/route-table';
 import { installRequestMetrics, requestObserver } from './metrics/http-metrics';
-import { metricsRoutes, playbackHealthRoutes } from './metrics/routes';
-import { installOpeningGate } from './plugins/opening-gate';
-import { installOriginCheck } from './plugins/origin-check';
-import { installSecurityHeaders } from './plugins/security-headers';
-import { installWebApp } from './plugins/web-app';
+import { metricsRoutes, playbackHealthRoutes } from './http/metrics-routes';
+import { installOpeningGate } from './http/opening-gate';
+import { installOriginCheck } from './http/origin-check';
+import { installSecurityHeaders } from './http/security-headers';
+import { segmentOrigins } from './media/delivery/segment-urls';
+import { installWebApp } from './http/web-app';
 import { streamRoutes } from './media/routes';
 import { studentAdminRoutes } from './students/admin-routes';
 import { thumbnailRoutes } from './thumbnails/routes';
@@ -63,6 +68,15 @@ export interface AppOptions {
   gracefulClose?: boolean;
 }
 
+/**
+ * TRUST_PROXY as Fastify takes it. A hop count becomes "the nearest N addresses are proxies": this
+ * Fastify reads a bare number as "trust nothing", since it cannot tell a proxy from a client that
+ * reached the port directly (docs/SCALING.md: listen where only the proxy can connect, or list it).
+ */
+function proxyTrust(trust: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
 /** Assembles the HTTP app: plugins first, then each domain's routes. Does not listen. */
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -71,7 +85,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     loggerInstance: ctx.logger,
     // Per-request log lines cost more than the segment they describe; errors are logged by the handler.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: ctx.config.trustProxy,
+    trustProxy: proxyTrust(ctx.config.trustProxy),
     bodyLimit: 4 * 1024 * 1024,
     // While closing (graceful shutdown), a request that still reaches us on an open connection is
     // served, with `Connection: close` (health/routes.ts): a 503 there is a POST nginx cannot resend.
@@ -92,11 +106,11 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   const observe = ctx.config.metrics.enabled ? requestObserver(ctx.metrics) : undefined;
   if (observe) installRequestMetrics(app, observe);
   if (options.checkResponses) installResponseCheck(app);
-  await installSecurityHeaders(app);
+  await installSecurityHeaders(app, segmentOrigins(ctx.config));
   await app.register(cookie);
   installOriginCheck(app);
 
-  const sessions = sessionStore(ctx.db);
+  const sessions = sessionStore(ctx.db, { adminIdleMinutes: ctx.config.adminIdleMinutes });
   const codes = oneTimeCodeStore(ctx.db, ctx.signingKey);
   const auth = createAuth(sessions, ctx.clock);
   const deps = { ctx, auth, sessions, codes };
@@ -115,6 +129,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(
     async (adminApi) => {
       await adminApi.register(adminAccountRoutes, deps);
+      await adminApi.register(adminSignInRoutes, deps);
       await adminApi.register(courseAdminRoutes, deps);
       await adminApi.register(videoAdminRoutes, deps);
       await adminApi.register(studentAdminRoutes, deps);
@@ -126,9 +141,12 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     { prefix: '/api/admin' },
   );
 
-  // Outside the opening gate: a student's access comes from the video's own rule.
+  // Outside the student API's gate: these answer admins at any hour, so each handler closes itself to
+  // students (opening-gate.ts requireOpenTo); a student's access comes from the video's own rule.
   await app.register(captionRoutes, deps);
+  await app.register(learningRoutes, { ...deps, wakeJobs: options.wakeJobs });
   await app.register(playbackRoutes, deps);
+  await app.register(searchRoutes, deps);
   await app.register(thumbnailRoutes, { ctx, auth });
   await app.register(metricsRoutes, deps);
   await app.register(streamRoutes, {

@@ -134,9 +134,14 @@ describe('npm run cli on a checkout that was never built', CLI_PROCESS_TIMEOUT, 
       'create-admin',
       'create-student',
       'import-students',
+      'unlock',
+      'mfa:reset',
       'media:migrate',
       'media:rekey',
+      'media:rewrap-keys',
       'media:mark',
+      'search:index',
+      'media:cors',
       'nginx:config',
       'doctor',
       'migrate:post-deploy',
@@ -154,5 +159,13 @@ describe('npm run cli on a checkout that was never built', CLI_PROCESS_TIMEOUT, 
     expect(stdout).toContain('Created admin ops <ops@example.test>.');
     expect(stdout).toMatch(/Password \(shown once\): \S{14}/);
     expect(existsSync(path.join(clone, 'dist'))).toBe(false);
+
+    // A lost phone: the admin's factor goes (they had none yet: said so), and the audit log keeps it.
+    const reset = await npmCli(['mfa:reset', '--username', 'ops']);
+    expect(reset.stdout).toContain('ops had no second factor; their sessions ended.');
+    const unknown = await npmCli(['mfa:reset', '--username', 'nobody']).catch(
+      (error: { stderr: string }) => error,
+    );
+    expect((unknown as { stderr: string }).stderr).toContain('No admin is named nobody.');
   });
 });

@@ -21,18 +21,44 @@ import { migrateMedia } from './media/migrate';
 import { queueMarking, videosToMark } from './media/packaging/mark-video';
 import { rekeyVideo, videosToRekey } from './media/packaging/rekey';
 import { createLogger, openRuntime } from './runtime';
+import { indexFromCli } from './search/cli-command';
+import { unlockAccount } from './accounts/account-budget';
+import { createS3Client } from './media/store/s3-client';
+import { setBucketCors } from './media/store/bucket-cors';
+import { findUserByLogin } from './accounts/users';
+import { recordSecurityEvent } from './audit/security-events';
+import { resetAdminFactor } from './mfa/reset';
 import { BackupError, runBackup } from './backup';
 import { backupCommand, printBackupSummary, progressPrinter } from './backup/cli-commands';
+import { existingSigningKey } from './signing-key';
+import { rewrapStoredSecrets, wrapStoredSecrets } from './videos/video-secrets';
 
 const COMMANDS = [
   ['create-admin', 'Add an admin: --username U --email E [--name N] [--password P]'],
   ['create-student', 'Add a student: --rollno R --name N --email E [--username U] [--password P]'],
   ['import-students', 'Add students from FILE.csv (header rollno,name,email[,username][,password])'],
+  ['unlock', "Let USER sign in and use one-time codes again after the day's failure budget was spent: USER"],
+  [
+    'mfa:reset',
+    "Remove an admin's second factor and recovery codes, end their sessions (a lost phone): --username U",
+  ],
   ['media:migrate', 'Move every video to a store: --to s3|local (copy, verify, switch, remove the old copy)'],
   ['media:rekey', 'Re-encrypt videos packaged with one key with rotating keys (resumable; plays throughout)'],
   [
+    'media:rewrap-keys',
+    'After SIGNING_KEY changed: wrap the video keys stored under the old key under this one: --old-signing-key KEY',
+  ],
+  [
     'media:mark',
     'Queue forensic marking of videos packaged unmarked (FORENSIC_MARKS=on; resumable; plays throughout): [--video ID]',
+  ],
+  [
+    'search:index',
+    'Index videos for search: caption cues now, screen text and speech queued for the worker (resumable): [--video ID]',
+  ],
+  [
+    'media:cors',
+    'Let browsers on the site fetch segments from the bucket (SEGMENT_DELIVERY=s3): --origin https://site[,https://other]',
   ],
   ['nginx:config', 'Print the nginx site for SEGMENT_DELIVERY=nginx: [--listen 80] [--lectern HOST:PORT]'],
   [
@@ -41,7 +67,7 @@ const COMMANDS = [
   ],
   [
     'migrate:post-deploy',
-    'Apply contract migrations (migrations/post-deploy) once every node runs this version',
+    'Apply contract migrations (migrations/post-deploy) and wrap video keys stored plain, once every node runs this version',
   ],
   [
     'backup',
@@ -113,7 +139,9 @@ async function run(argv: string[]): Promise<number> {
       'media-store': { type: 'string' },
       replace: { type: 'boolean' },
       'signing-key': { type: 'string' },
+      'old-signing-key': { type: 'string' },
       video: { type: 'string' },
+      origin: { type: 'string' },
     },
   });
 
@@ -135,6 +163,12 @@ async function run(argv: string[]): Promise<number> {
       console.log(
         applied.length ? `Applied ${applied.length} post-deploy migration(s).` : 'Nothing to apply.',
       );
+      // Keys stored before wrapping (docs/SECURITY.md): wrapped now that no node reads them plain.
+      const signingKey = existingSigningKey(config);
+      if (signingKey) {
+        const wrapped = await wrapStoredSecrets({ db: database.db, signingKey });
+        if (wrapped) console.log(`Wrapped ${wrapped} video key(s) and secret(s) stored plain.`);
+      }
       return 0;
     } finally {
       await database.close();
@@ -142,13 +176,18 @@ async function run(argv: string[]): Promise<number> {
   }
   // These open what they need themselves: the backup's target, and (restore) the database it fills.
   if (command === 'backup:list' || command === 'backup:verify' || command === 'restore')
-    return backupCommand(command, config, values, positionals);
+    return backupCommand(command, config, values, positionals, createLogger(config));
   const runtime = await openRuntime(config, { logger: createLogger({ ...config, logLevel: 'warn' }) });
   const { ctx } = runtime;
   try {
     switch (command) {
       case 'create-admin': {
         const admin = await createAdmin(ctx.db, parseInput(NewAdmin, values));
+        await recordSecurityEvent(ctx, ctx.clock.now(), {
+          action: 'admin.created',
+          userId: admin.id,
+          details: { by: 'cli' },
+        });
         console.log(`Created admin ${admin.username} <${admin.email}>.`);
         if (admin.generatedPassword) console.log(`Password (shown once): ${admin.generatedPassword}`);
         return 0;
@@ -166,6 +205,29 @@ async function run(argv: string[]): Promise<number> {
         }
         return failed.length ? 1 : 0;
       }
+      case 'unlock': {
+        const name = positionals[0];
+        if (!name) throw new HttpError(400, 'Name the account: unlock USER');
+        const user = await findUserByLogin(ctx.db, name);
+        if (!user) throw new HttpError(404, `No account is named ${name}.`);
+        await unlockAccount(ctx.db, user.id);
+        await recordSecurityEvent(ctx, ctx.clock.now(), { action: 'account.unlocked', userId: user.id });
+        console.log(`Unlocked ${user.username}: sign-in and one-time codes count from zero again.`);
+        return 0;
+      }
+      case 'mfa:reset': {
+        const name = values.username ?? positionals[0];
+        if (!name) throw new HttpError(400, 'Name the admin: mfa:reset --username U');
+        const user = await findUserByLogin(ctx.db, name);
+        if (!user || user.role !== 'admin') throw new HttpError(404, `No admin is named ${name}.`);
+        const had = await resetAdminFactor(ctx, user.id, 'cli');
+        console.log(
+          had
+            ? `Reset the second factor of ${user.username}: their sessions ended; the next sign-in sets up a new one.`
+            : `${user.username} had no second factor; their sessions ended.`,
+        );
+        return 0;
+      }
       case 'import-students': {
         const file = positionals[0];
         if (!file) throw new HttpError(400, 'Name the CSV file: import-students FILE.csv');
@@ -174,6 +236,23 @@ async function run(argv: string[]): Promise<number> {
         const failed = await mailInitialPasswords(ctx, created);
         if (failed.length) console.log(`Could not mail initial passwords to: ${failed.join(', ')}`);
         return failed.length ? 1 : 0;
+      }
+      case 'media:cors': {
+        const origins = (values.origin ?? '')
+          .split(',')
+          .filter(Boolean)
+          .map((o) => URL.canParse(o) && new URL(o).origin);
+        if (!origins.length || !origins.every((o) => o && o !== 'null'))
+          throw new HttpError(400, 'Name the site: media:cors --origin https://lectern.school.example');
+        if (!config.s3) throw new HttpError(400, 'S3_BUCKET is not set: there is no bucket to configure.');
+        const client = createS3Client(config.s3);
+        try {
+          await setBucketCors(client, config.s3.bucket, origins as string[]);
+        } finally {
+          client.destroy();
+        }
+        console.log(`Bucket ${config.s3.bucket}: GET and HEAD allowed from ${origins.join(', ')}.`);
+        return 0;
       }
       case 'media:migrate': {
         const to = values.to;
@@ -188,6 +267,23 @@ async function run(argv: string[]): Promise<number> {
           console.log(
             `${report.waiting.length} still being packaged: run the command again once they are ready.`,
           );
+        return 0;
+      }
+      case 'media:rewrap-keys': {
+        const old = values['old-signing-key'];
+        if (!old)
+          throw new HttpError(
+            400,
+            'Give the key the video keys were stored under: media:rewrap-keys --old-signing-key KEY (its SIGNING_KEY, or its DATA_DIR/signing.key)',
+          );
+        const { rewrapped, unreadable } = await rewrapStoredSecrets(ctx, old);
+        console.log(`Wrapped ${rewrapped} video key(s) and secret(s) under this signing key.`);
+        if (unreadable) {
+          console.log(
+            `${unreadable} open with neither key: give the key they were stored under (npm run cli -- doctor counts them).`,
+          );
+          return 1;
+        }
         return 0;
       }
       case 'media:rekey': {
@@ -215,6 +311,26 @@ async function run(argv: string[]): Promise<number> {
           `${plural(unmarked.length)} not fully marked; queued ${plural(queued.length)}` +
             (unmarked.length > queued.length ? ` (${unmarked.length - queued.length} already queued)` : '') +
             '. The worker marks one at a time at the lowest CPU priority; they play throughout.',
+        );
+        return 0;
+      }
+      case 'search:index': {
+        if (values.video !== undefined && !isUuid(values.video)) {
+          console.error(`--video must be a video id (a UUID), not "${values.video}".`);
+          return 2;
+        }
+        const report = await indexFromCli(ctx, values.video);
+        if (!report) {
+          console.error(`No packaged video ${values.video}.`);
+          return 1;
+        }
+        const plural = (n: number, what = 'video') => `${n} ${what}${n === 1 ? '' : 's'}`;
+        console.log(
+          `${plural(report.videos)}: caption cues of ${plural(report.tracks, 'track')} indexed; queued ${plural(report.queued)}` +
+            (report.videos > report.queued
+              ? ` (${report.videos - report.queued} already queued or done)`
+              : '') +
+            '. The worker reads screen text (and speech with SPEECH_COMMAND) one video at a time.',
         );
         return 0;
       }

@@ -1,7 +1,10 @@
 import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import type { OpenHours } from '../contract/opening-hours';
+import { Username } from '../contract/students';
 
 const GIB = 1024 ** 3;
 
@@ -44,6 +47,85 @@ const backupSchedule = z.string().transform((value, ctx): BackupSchedule => {
   return { hour: Number(match[1]), minute: Number(match[2]) };
 });
 
+/** An IP address or a CIDR block such as 10.0.0.0/8 or fd00::/8. */
+function isAddressOrCidr(value: string): boolean {
+  const [address = '', bits, ...rest] = value.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128));
+}
+
+/**
+ * Which proxies may name the client in X-Forwarded-For: none (`false`), the nearest N hops, or the
+ * listed addresses. `true` (believe every hop) would let any client write its own address there.
+ */
+const trustProxy = z.string().transform((value, ctx): TrustProxy => {
+  if (['false', 'no', '0'].includes(value)) return false;
+  if (['true', 'yes'].includes(value)) {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'trusting every proxy lets a client forge its address in X-Forwarded-For; write how many proxies stand in front of Lectern (1 for one nginx) or their addresses (e.g. 10.0.0.5,10.0.1.0/24)',
+    });
+    return z.NEVER;
+  }
+  if (/^\d+$/.test(value)) {
+    if (Number(value) <= 10) return Number(value);
+    ctx.addIssue({ code: 'custom', message: 'expected a hop count from 1 to 10' });
+    return z.NEVER;
+  }
+  const addresses = value.split(',').map((a) => a.trim());
+  const wrong = addresses.find((a) => !isAddressOrCidr(a));
+  if (wrong === undefined) return addresses;
+  ctx.addIssue({
+    code: 'custom',
+    message: `${JSON.stringify(wrong)} is not an IP address or CIDR; expected false, a hop count (1, 2) or proxy addresses such as 10.0.0.5,10.0.1.0/24`,
+  });
+  return z.NEVER;
+});
+
+/**
+ * The address people open Lectern at: an http(s) origin, nothing after the host and port. Passkeys
+ * are bound to it (WebAuthn's relying party is its host name; browsers refuse IP addresses there).
+ */
+const publicUrl = z.string().transform((value, ctx): string => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'expected the address people open, such as https://lectern.school.example',
+    });
+    return z.NEVER;
+  }
+  if (
+    !['http:', 'https:'].includes(url.protocol) ||
+    url.username ||
+    url.password ||
+    url.search ||
+    url.hash ||
+    url.pathname !== '/'
+  ) {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'expected an http(s) origin with nothing after the host and port, such as https://lectern.school.example',
+    });
+    return z.NEVER;
+  }
+  return url.origin;
+});
+
+/** Where a browser on this machine reaches the listening address (loopback and "every address" read as localhost). */
+function defaultPublicUrl(host: string, port: number, https: boolean): string {
+  const local = ['127.0.0.1', '::1', '0.0.0.0', '::', 'localhost'].includes(host);
+  const name = local ? 'localhost' : isIP(host) === 6 ? `[${host}]` : host;
+  const scheme = https ? 'https' : 'http';
+  const standard = (https && port === 443) || (!https && port === 80);
+  return `${scheme}://${name}${standard ? '' : `:${port}`}`;
+}
+
 const databaseUrl = z
   .string()
   .refine((v) => v === 'memory://' || /^postgres(ql)?:\/\//.test(v), 'expected memory:// or postgres://…');
@@ -52,6 +134,7 @@ const databaseUrl = z
 const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
+  PUBLIC_URL: publicUrl.optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: databaseUrl.optional(),
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
@@ -71,14 +154,26 @@ const Env = z.object({
   PLAYBACK_SESSION_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   ADMIN_PASSWORD: z.string().min(8).optional(),
+  ADMIN_USERNAME: Username.default('admin'),
+  ADMIN_MFA: z
+    .enum(['required', 'optional'], 'expected required (admins must set up a second factor) or optional')
+    .default('required'),
+  ADMIN_IDLE_MINUTES: z.coerce.number().int().min(5).max(720).default(30),
   SEGMENT_DELIVERY: z.enum(['node', 'nginx', 's3']).default('node'),
   SEGMENT_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   KEY_ROTATION_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
   FORENSIC_MARKS: z.enum(['on', 'off']).default('off'),
+  SEARCH_OCR: z.enum(['on', 'off']).default('on'),
+  OCR_LANGS: z
+    .string()
+    .regex(/^[a-z_]{3,20}(\+[a-z_]{3,20}){0,4}$/, 'expected Tesseract languages such as eng or eng+hin')
+    .default('eng'),
+  TESSERACT_PATH: z.string().min(1).default('tesseract'),
+  SPEECH_COMMAND: z.string().trim().min(1).optional(),
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   ROLE: z.enum(['all', 'web', 'worker']).default('all'),
   SEED_DEMO: bool.optional(),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: trustProxy.prefault('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MEDIA_STORE: z.enum(['local', 's3']).default('local'),
   S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
@@ -145,7 +240,10 @@ export interface BackupConfig {
   s3: Readonly<Omit<S3Config, 'bucket'>> | undefined;
 }
 
-export type OpenHours = 'always' | [from: number, to: number];
+export type { OpenHours } from '../contract/opening-hours';
+
+/** Fastify's trustProxy: `false`, the number of proxy hops in front, or the proxies' addresses and CIDRs. */
+export type TrustProxy = false | number | string[];
 
 /** When the daily backup starts, in the school's time zone (OPEN_TZ); `off`: only on demand. */
 export type BackupSchedule = 'off' | { hour: number; minute: number };
@@ -153,6 +251,8 @@ export type BackupSchedule = 'off' | { hour: number; minute: number };
 export interface Config {
   port: number;
   host: string;
+  /** The origin people open (PUBLIC_URL, else from HOST and PORT): passkeys are bound to its host name. */
+  publicUrl: string;
   dataDir: string;
   /** `undefined` means embedded PGlite persisted in `dataDir/db`. */
   databaseUrl: string | undefined;
@@ -170,6 +270,12 @@ export interface Config {
   playbackSessionDays: number;
   redisUrl: string | undefined;
   adminPassword: string | undefined;
+  /** The first admin's name, set at the first start (a name an attacker need not guess is one factor less given away). */
+  adminUsername: string;
+  /** `required`: an admin without a second factor sets one up right after the password; `optional`: may skip. */
+  adminMfa: 'required' | 'optional';
+  /** An admin session ends after this many minutes without a request (and 12 h after sign-in in any case). */
+  adminIdleMinutes: number;
   /** Who serves segment bytes: `node` (Lectern), `nginx` (secure_link, local store) or `s3` (presigned). */
   segmentDelivery: 'node' | 'nginx' | 's3';
   /** `s3` mode: a CDN in front of the bucket; segment URLs go there instead of presigned bucket URLs. */
@@ -178,12 +284,19 @@ export interface Config {
   keyRotationSeconds: number;
   /** Forensic A/B marks (docs/FORENSIC.md): the ladder writes every segment twice, each session gets its own sequence. */
   forensicMarks: boolean;
+  /** Search (issue 29): text on screen read by Tesseract in these languages (`eng+hin`), or off. */
+  searchOcr: boolean;
+  ocrLangs: string;
+  tesseractPath: string;
+  /** A program reading a 16 kHz mono WAV (its path, the first argument) and writing WebVTT (the second); unset: off. */
+  speechCommand: string | undefined;
   /** HTTP processes sharing PORT (node:cluster); more than 1 needs PostgreSQL. */
   webConcurrency: number;
   role: 'all' | 'web' | 'worker';
   /** Demo course, student and sample lectures on first start; on by default only for the embedded database. */
   seedDemo: boolean;
-  trustProxy: boolean;
+  /** Proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (client address, Secure cookie). */
+  trustProxy: TrustProxy;
   logLevel: string;
   /** Where new media goes: `local` (DATA_DIR/media) or `s3` (the bucket below). */
   mediaStore: 'local' | 's3';
@@ -247,6 +360,7 @@ export function loadConfig(
     mediaStore: e.MEDIA_STORE,
     s3: s3Config(e, env),
     tls: tlsConfig(e),
+    publicUrl: e.PUBLIC_URL ?? defaultPublicUrl(e.HOST, e.PORT, Boolean(e.TLS_CERT)),
     backup: backupConfig(e),
   });
 }
@@ -350,10 +464,17 @@ function baseConfig(e: z.output<typeof Env>, stdoutIsTTY: boolean) {
     playbackSessionDays: e.PLAYBACK_SESSION_DAYS,
     redisUrl: e.REDIS_URL,
     adminPassword: e.ADMIN_PASSWORD,
+    adminUsername: e.ADMIN_USERNAME,
+    adminMfa: e.ADMIN_MFA,
+    adminIdleMinutes: e.ADMIN_IDLE_MINUTES,
     segmentDelivery: e.SEGMENT_DELIVERY,
     segmentBaseUrl: e.SEGMENT_BASE_URL?.replace(/\/+$/, ''),
     keyRotationSeconds: e.KEY_ROTATION_SECONDS,
     forensicMarks: e.FORENSIC_MARKS === 'on',
+    searchOcr: e.SEARCH_OCR === 'on',
+    ocrLangs: e.OCR_LANGS,
+    tesseractPath: e.TESSERACT_PATH,
+    speechCommand: e.SPEECH_COMMAND,
     webConcurrency: e.WEB_CONCURRENCY,
     role: e.ROLE,
     seedDemo: e.SEED_DEMO ?? e.DATABASE_URL === undefined,

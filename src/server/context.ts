@@ -3,11 +3,14 @@ import type { Clock } from './clock';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import type { Mailer } from './mail/mailer';
-import type { MediaStores } from './media/store';
 import type { Metrics } from './metrics/metrics';
-import type { RateCounter } from './plugins/rate-counter';
+import type { RateCounter } from './rate-limit/rate-counter';
 
-/** Everything a service needs from the outside world; built once in main.ts (or by a test harness). */
+/**
+ * Everything a service needs from the outside world; built once in main.ts (or by a test harness).
+ * `media`, where media lives (the local folder, and the S3 bucket when one is configured), is added by
+ * the storage layer above (media/store/index.ts), so this platform type names nothing above it.
+ */
 export interface AppContext {
   config: Readonly<Config>;
   db: Db;
@@ -18,8 +21,6 @@ export interface AppContext {
   /** HMAC key for playback tokens and one-time codes. */
   signingKey: Buffer;
   logger: FastifyBaseLogger;
-  /** Where media lives: the local folder, and the S3 bucket when one is configured. */
-  media: MediaStores;
   /** Prometheus metrics of this process (recorded always; exported when METRICS_PORT or METRICS_TOKEN is set). */
   metrics: Metrics;
 }

@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import type { WatchVerdict } from '../contract/access-policy';
+import { mediaMessages } from '../contract/media';
 import { serverMessages } from '../contract/messages';
 
 /** An error meant for the client: its status and `{ message, ...extra }` become the response. */
@@ -34,6 +36,17 @@ export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
 export const unavailable = (message: string, extra?: Record<string, unknown>) =>
   new HttpError(503, message, extra);
 export const insufficientStorage = (message: string) => new HttpError(507, message);
+
+/**
+ * The one answer to a watch the access rule refuses (contract/access-policy.ts), for playlists,
+ * keys, posters, captions, playback sessions and progress: 404 for no such video, else 403 naming
+ * why. Returns when the decision is `allowed`.
+ */
+export function refuseWatch(decision: WatchVerdict | 'not-found'): void {
+  if (decision === 'not-found') throw notFound(mediaMessages.videoNotFound);
+  if (decision === 'no-course-access') throw forbidden(mediaMessages.noCourseAccess);
+  if (decision === 'no-video-access') throw forbidden(mediaMessages.noVideoAccess);
+}
 
 /**
  * Where `input` holds a string with a NUL character (`body` for the input itself), if anywhere.

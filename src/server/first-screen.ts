@@ -29,7 +29,7 @@ const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|::1|\[::1\]|::ffff:127\.\d+\.\d
  */
 export function plainHttpWarning(config: Pick<Config, 'host' | 'tls' | 'trustProxy'>): string | undefined {
   if (config.tls || config.trustProxy || LOOPBACK.test(config.host)) return undefined;
-  return `HOST=${config.host} serves plain HTTP to the network: sign-in works, but session cookies cross it unencrypted. Production needs TLS: set TLS_CERT and TLS_KEY, or put a TLS proxy in front with TRUST_PROXY=true (README, "Security notes")`;
+  return `HOST=${config.host} serves plain HTTP to the network: sign-in works, but session cookies cross it unencrypted. Production needs TLS: set TLS_CERT and TLS_KEY, or put a TLS proxy in front with TRUST_PROXY=1 (README, "Security notes")`;
 }
 
 function hours(config: Pick<Config, 'openHours' | 'openTimeZone'>): string {

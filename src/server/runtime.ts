@@ -11,7 +11,7 @@ import { createMailer, type Mailer } from './mail/mailer';
 import { checkMediaStores, createMediaStores } from './media/store';
 import { createMetrics } from './metrics/metrics';
 import { runtimeSources } from './metrics/sources';
-import { createRateCounter } from './plugins/rate-counter';
+import { createRateCounter } from './rate-limit/rate-counter';
 import { loadSigningKey } from './signing-key';
 
 export interface Runtime {
@@ -43,7 +43,9 @@ export async function openRuntime(
 ): Promise<Runtime> {
   const logger = overrides.logger ?? createLogger(config);
   const clock = overrides.clock ?? systemClock;
-  // The bucket first: a wrong name or key stops the process before anything else starts.
+  // A short or damaged signing key stops the process before anything is opened.
+  const signingKey = loadSigningKey(config.signingKey, config.dataDir);
+  // Then the bucket: a wrong name or key stops the process before anything else starts.
   const media = createMediaStores(config);
   try {
     await checkMediaStores(media, config);
@@ -71,7 +73,7 @@ export async function openRuntime(
     clock,
     mailer,
     rateCounter,
-    signingKey: loadSigningKey(config.signingKey, config.dataDir),
+    signingKey,
     logger,
     media,
     metrics,

@@ -1,4 +1,5 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,13 +13,14 @@ import {
   verifyBackup,
   type BackupSummary,
 } from '../../src/server/backup';
-import { tableStats } from '../../src/server/backup/database';
+import { tableStats } from '../../src/server/backup/rows';
 import { FakeClock } from '../../src/server/clock';
 import { loadConfig } from '../../src/server/config';
 import type { TraceResult } from '../../src/contract/trace-runs';
 import type { Db } from '../../src/server/db/client';
-import { traceRuns, users } from '../../src/server/db/schema';
+import { auditEvents, traceRuns, users, videoKeys as videoKeysTable } from '../../src/server/db/schema';
 import { openRuntime, type Runtime } from '../../src/server/runtime';
+import { openSegmentKey } from '../../src/server/videos/video-secrets';
 import { createTestDatabase, testEngines, type TestDatabase } from '../support/databases';
 import { TestClient } from '../support/http-client';
 import { decodeHls, makeClip, MediaTestServer, sendChunk, uploadVideo } from '../support/media-kit';
@@ -27,6 +29,7 @@ import type { TestStudent } from '../support/test-server';
 import { saveRanges } from '../support/watch-fixtures';
 
 const PASSPHRASE = 'drill-passphrase-0123';
+const { S_IFDIR } = constants;
 
 /** Per-table counts and checksums of a live database, as the manifest computes them. */
 function statsOf(db: Db) {
@@ -55,6 +58,20 @@ async function serve(
       await app.close();
       await runtime.close();
     },
+  };
+}
+
+/** A backup's manifest, read as a person reads manifest.json (format 2: the sealed string inside). */
+async function readManifestJson(backupDir: string, id: string) {
+  const envelope = JSON.parse(
+    await readFile(path.join(backupDir, 'backups', id, 'manifest.json'), 'utf8'),
+  ) as {
+    manifest: string;
+  };
+  return JSON.parse(envelope.manifest) as {
+    tables: Record<string, unknown>;
+    database: { sha256: string };
+    media: { key: string; sha256: string }[];
   };
 }
 
@@ -130,8 +147,7 @@ describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine
     adminLogin = admin;
     const adminClient = server.client();
     expect(
-      (await adminClient.post('/api/admin/login', { username: admin.username, password: admin.password }))
-        .status,
+      (await adminClient.adminLogin({ username: admin.username, password: admin.password })).status,
     ).toBe(200);
     const upload = await uploadVideo(adminClient, await makeClip({ seconds: 3 }), 'lecture.mp4');
     videoId = upload.videoId;
@@ -155,6 +171,21 @@ describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine
       74,
     );
     expect((await saveRanges(viewer.client, videoId, [[0, 2.5]])).status).toBeLessThan(300);
+
+    // Notes and questions (issue 30) travel with the backup: a note, and a question with its answer.
+    expect(
+      (await viewer.client.post(`/api/videos/${videoId}/notes`, { t: 1, text: 'Drill note' })).status,
+    ).toBe(201);
+    const asked = await viewer.client.post(`/api/videos/${videoId}/questions`, {
+      t: 1,
+      title: 'Drill question',
+      text: '',
+    });
+    expect(asked.status).toBe(201);
+    expect(
+      (await adminClient.post(`/api/questions/${asked.body.question._id}/answers`, { text: 'Drill answer' }))
+        .status,
+    ).toBe(201);
 
     const playback = await viewer.client.post('/api/playback', { videoId });
     expect(playback.status).toBe(200);
@@ -196,9 +227,10 @@ describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine
     await rm(backupDir, { recursive: true, force: true });
   });
 
-  it('lists the backup complete, leaves the upload in progress out and says so', async () => {
+  it('lists the backup complete and encrypted, leaves the upload in progress out and says so', async () => {
     const listed = await listBackups(media.server.ctx, backupDir);
     expect(listed.map((b) => b.id)).toEqual([summary.id]);
+    expect(listed[0]).toMatchObject({ encrypted: true, signingKeyIncluded: true, videosWithoutKeys: 0 });
     expect(summary.excludedUploads.map((u) => u.label)).toEqual(['in-progress.mp4']);
     expect(summary.objectsTotal).toBeGreaterThan(3);
     expect(summary.signingKeyIncluded).toBe(true);
@@ -207,24 +239,38 @@ describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine
     );
   });
 
-  it('holds no S3 secret, SMTP password or plain signing key', async () => {
+  it('holds no S3 secret, SMTP password, plain signing key, video key or readable row, only for its owner', async () => {
     const files = await readdir(backupDir, { recursive: true, withFileTypes: true });
+    const videoKeys = await media.server.ctx.db
+      .select({ videoId: videoKeysTable.videoId, key: videoKeysTable.key })
+      .from(videoKeysTable);
+    expect(videoKeys.length).toBeGreaterThan(0);
     const secrets = [
       media.server.ctx.signingKey.toString('hex'),
       media.server.ctx.config.s3?.secretAccessKey,
       new URL(media.server.ctx.config.smtpUrl!).password || undefined,
       PASSPHRASE,
+      // Wrapped in the database (videos/video-secrets.ts), and the 16 bytes themselves.
+      ...videoKeys.map((k) => k.key),
+      ...videoKeys.map((k) => openSegmentKey(media.server.ctx.signingKey, k.videoId, k.key).toString('hex')),
+      // The dump is encrypted whole: not even a username reads in clear.
+      viewer.student.username,
     ].filter((s): s is string => Boolean(s));
     for (const entry of files.filter((f) => f.isFile())) {
       const text = (await readFile(path.join(entry.parentPath, entry.name))).toString('latin1');
       for (const secret of secrets) expect(text.includes(secret), `${entry.name} holds a secret`).toBe(false);
     }
+    // Files 0600, folders 0700, the backup folder itself included.
+    for (const entry of [{ parentPath: path.dirname(backupDir), name: path.basename(backupDir) }, ...files]) {
+      const mode = (await stat(path.join(entry.parentPath, entry.name))).mode;
+      expect((mode & 0o777).toString(8), `${entry.name}'s mode`).toBe(
+        (mode & S_IFDIR) === S_IFDIR ? '700' : '600',
+      );
+    }
   });
 
   it(`restores into a fresh ${restoreEngine} install after the school is lost: same rows, passwords, playback, analytics and traces`, async () => {
-    const manifest = JSON.parse(
-      await readFile(path.join(backupDir, 'backups', summary.id, 'manifest.json'), 'utf8'),
-    ) as { tables: Record<string, unknown> };
+    const manifest = await readManifestJson(backupDir, summary.id);
     const oldSigningKey = media.server.ctx.signingKey;
     const now = media.server.clock.now();
     // The disaster: DATA_DIR deleted, the database dropped, the bucket emptied and gone.
@@ -249,7 +295,27 @@ describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine
       expect(lines.at(-1)).toMatch(new RegExp(`^Restored backup ${summary.id}: `));
       restored = await serve(env, now);
       expect(restored.runtime.ctx.signingKey.equals(oldSigningKey)).toBe(true);
-      expect(await statsOf(restored.runtime.ctx.db)).toEqual(manifest.tables);
+      // Every table as backed up, and one audit row more: the restore itself (a security event).
+      const { 'public.audit_events': audit, ...tables } = await statsOf(restored.runtime.ctx.db);
+      const { 'public.audit_events': auditBefore, ...tablesBefore } = manifest.tables;
+      expect(tables).toEqual(tablesBefore);
+      expect(audit!.rows).toBe((auditBefore as { rows: number }).rows + 1);
+      const restoreEvents = await restored.runtime.ctx.db
+        .select({ actorId: auditEvents.actorId, details: auditEvents.details })
+        .from(auditEvents)
+        .where(eq(auditEvents.action, 'backup.restored'));
+      expect(restoreEvents).toMatchObject([
+        {
+          actorId: null,
+          details: { backupId: summary.id, from: backupDir, by: 'cli', outcome: 'restored' },
+        },
+      ]);
+      // The keys came back wrapped, as the database stored them; the videos play (below).
+      const restoredKeys = await restored.runtime.ctx.db
+        .select({ key: videoKeysTable.key })
+        .from(videoKeysTable);
+      expect(restoredKeys.length).toBeGreaterThan(0);
+      for (const { key } of restoredKeys) expect(key).toMatch(/^w1\./);
 
       const student = new TestClient(restored.url);
       const signin = await student.post('/api/signin', {
@@ -261,11 +327,21 @@ describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine
       expect(decoded.frames).toBeGreaterThanOrEqual(74);
       const captions = await student.get(`/api/videos/${videoId}/captions`);
       expect(captions.status).toBe(200);
+      expect((await student.get(`/api/videos/${videoId}/notes`)).body.notes).toMatchObject([
+        { text: 'Drill note' },
+      ]);
+      expect((await student.get(`/api/videos/${videoId}/questions`)).body.questions).toMatchObject([
+        { title: 'Drill question', mine: true, answers: [{ text: 'Drill answer', byStaff: true }] },
+      ]);
 
       const admin = new TestClient(restored.url);
+      // The second step's code is computed for the restored school's clock, which stands still.
+      const restoredClock = restored.runtime.ctx.clock;
+      admin.serverNow = () => restoredClock.now();
+      admin.realClock = false;
       expect(
         (
-          await admin.post('/api/admin/login', {
+          await admin.adminLogin({
             username: adminLogin.username,
             password: adminLogin.password,
           })
@@ -308,11 +384,8 @@ describe('a damaged backup or a wrong passphrase', () => {
     await rm(backupDir, { recursive: true, force: true });
   });
 
-  const manifest = async () =>
-    JSON.parse(await readFile(path.join(backupDir, 'backups', id, 'manifest.json'), 'utf8')) as {
-      database: { sha256: string };
-      media: { key: string; sha256: string }[];
-    };
+  const manifestFile = () => path.join(backupDir, 'backups', id, 'manifest.json');
+  const manifest = () => readManifestJson(backupDir, id);
   const objectFile = (sha: string) => path.join(backupDir, 'objects', sha.slice(0, 2), sha);
 
   async function flipByte(file: string): Promise<() => Promise<void>> {
@@ -367,17 +440,44 @@ describe('a damaged backup or a wrong passphrase', () => {
         'its database dump',
       );
       const { error, written } = await restoreFresh();
-      expect(error?.message).toMatch(/database dump .* does not match its SHA-256/);
+      expect(error?.message).toMatch(
+        /^Backup .* has been tampered with: its database dump .* does not match its SHA-256/,
+      );
       expect(written).toEqual([]);
     } finally {
       await repair();
     }
   });
 
+  it('reports a changed manifest as tampered with, in verify and in restore, and writes nothing', async () => {
+    const original = await readFile(manifestFile());
+    const envelope = JSON.parse(original.toString()) as { manifest: string; seal: { kdf: { N: number } } };
+    // One table's row count made to match a dump that would be swapped in; the seal left as it was.
+    const edited = {
+      ...envelope,
+      manifest: envelope.manifest.replace(/"rows":(\d+)/, (_, n: string) => `"rows":${Number(n) + 1}`),
+    };
+    const weakened = { ...envelope, seal: { ...envelope.seal, kdf: { ...envelope.seal.kdf, N: 2 ** 10 } } };
+    try {
+      for (const [changed, message] of [
+        [edited, /^Backup .* has been tampered with: its manifest does not match its authentication tag/],
+        [weakened, /^Backup .* has been tampered with: its key derivation \(scrypt N=1024/],
+      ] as const) {
+        await writeFile(manifestFile(), JSON.stringify(changed));
+        await expect(verifyBackup(media.server.ctx, id, { target: backupDir })).rejects.toThrow(message);
+        const { error, written } = await restoreFresh();
+        expect(error?.message).toMatch(message);
+        expect(written).toEqual([]);
+      }
+    } finally {
+      await writeFile(manifestFile(), original);
+    }
+  });
+
   it('refuses a wrong passphrase in one line and restores nothing', async () => {
     const { error, written } = await restoreFresh({ BACKUP_PASSPHRASE: 'not-the-passphrase' });
     expect(error?.message).toBe(
-      'Wrong BACKUP_PASSPHRASE: the signing key in this backup does not decrypt with it. Nothing was restored.',
+      `Wrong BACKUP_PASSPHRASE for backup ${id} (or its manifest's key fields were changed). Nothing was restored.`,
     );
     expect(written).toEqual([]);
   });

@@ -110,9 +110,7 @@ describe('graceful shutdown on SIGTERM', () => {
     const first = await startServerProcess(env);
     servers.push(first);
     const admin = new TestClient(first.url);
-    expect(
-      (await admin.post('/api/admin/login', { username: 'admin', password: ADMIN_PASSWORD })).status,
-    ).toBe(200);
+    expect((await admin.adminLogin({ username: 'admin', password: ADMIN_PASSWORD })).status).toBe(200);
     expect((await fetch(`${first.url}/readyz`)).status).toBe(200);
 
     // A lecture whose ladder (ffmpeg, several seconds) is running when the signal comes.
@@ -149,7 +147,7 @@ describe('graceful shutdown on SIGTERM', () => {
       'close',
     ]);
     expect(await page.json()).toEqual({ message: DRAINING_MESSAGE });
-    const post = await admin.post('/api/admin/login', { username: 'admin', password: ADMIN_PASSWORD });
+    const post = await admin.adminLogin({ username: 'admin', password: ADMIN_PASSWORD });
     expect(post.status).toBe(200);
 
     // The chunk sent before the signal completes after it (3 s of trickle outlast the 2 s drain).
@@ -173,9 +171,7 @@ describe('graceful shutdown on SIGTERM', () => {
     const second = await startServerProcess(env);
     servers.push(second);
     const again = new TestClient(second.url);
-    expect(
-      (await again.post('/api/admin/login', { username: 'admin', password: ADMIN_PASSWORD })).status,
-    ).toBe(200);
+    expect((await again.adminLogin({ username: 'admin', password: ADMIN_PASSWORD })).status).toBe(200);
     expect((await again.get('/stream/upload-status?fileName=slow.mp4')).body).toEqual({
       offset: other.length,
     });

@@ -105,9 +105,7 @@ describe.each(testStores())('media survives the server being killed (%s store)',
     const first = await startServer(dataDir, port, storeEnv);
     children.push(first);
     const admin = new TestClient(`http://127.0.0.1:${port}`);
-    expect(
-      (await admin.post('/api/admin/login', { username: 'admin', password: ADMIN_PASSWORD })).status,
-    ).toBe(200);
+    expect((await admin.adminLogin({ username: 'admin', password: ADMIN_PASSWORD })).status).toBe(200);
     expect(await uploadAll(admin, 'crash.mp4', clip.subarray(0, 2 * chunk), chunk)).toBe(2 * chunk);
 
     // Half of the third chunk reaches the server, then the process dies without any chance to clean up.
@@ -171,9 +169,7 @@ describe.each(testStores())('media survives the server being killed (%s store)',
       const first = await startServer(dataDir, port, storeEnv);
       children.push(first);
       const admin = new TestClient(`http://127.0.0.1:${port}`);
-      expect(
-        (await admin.post('/api/admin/login', { username: 'admin', password: ADMIN_PASSWORD })).status,
-      ).toBe(200);
+      expect((await admin.adminLogin({ username: 'admin', password: ADMIN_PASSWORD })).status).toBe(200);
       // H.264: a remux in a moment, then seconds of uploading renditions through a slowed link.
       const clip = await readFile(await makeClip({ seconds: 10, width: 1280, height: 720 }));
       await uploadAll(admin, 'published.mp4', clip, 5 * 1024 * 1024);
@@ -216,9 +212,7 @@ describe.each(testStores())('media survives the server being killed (%s store)',
     const first = await startServer(dataDir, port, storeEnv);
     children.push(first);
     const admin = new TestClient(`http://127.0.0.1:${port}`);
-    expect(
-      (await admin.post('/api/admin/login', { username: 'admin', password: ADMIN_PASSWORD })).status,
-    ).toBe(200);
+    expect((await admin.adminLogin({ username: 'admin', password: ADMIN_PASSWORD })).status).toBe(200);
     // MPEG-4 Part 2 needs a transcode: seconds of work to interrupt.
     const clip = await readFile(
       await makeClip({ seconds: 20, width: 640, height: 360, codec: 'mpeg4', format: 'matroska' }),

@@ -139,9 +139,7 @@ describeWhenReady('PostgreSQL restarted under load', 'skip' in setup ? setup.ski
     async (mode) => {
       const base = server!.url;
       const admin = new TestClient(base);
-      expect(
-        (await admin.post('/api/admin/login', { username: 'admin', password: ADMIN_PASSWORD })).status,
-      ).toBe(200);
+      expect((await admin.adminLogin({ username: 'admin', password: ADMIN_PASSWORD })).status).toBe(200);
       const student = new TestClient(base);
       expect(
         (await student.post('/api/signin', { username: 'pat', password: STUDENT_PASSWORD })).status,

@@ -113,6 +113,7 @@ describeWhenReady('readiness when a dependency stops', missing, () => {
       'migrations',
       'redis',
       'store',
+      'tesseract',
     ]);
     const doctor = await runCli(['doctor'], env);
     expect(doctor.stdout).not.toMatch(/^fail/m);

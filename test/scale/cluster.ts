@@ -16,7 +16,7 @@ export interface WorkerProcess {
 /** `ROLE=worker` (src/server/main.ts through tsx, as `npm run worker` runs the build): ready once it says so. */
 export async function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    env: { ...process.env, LOG_LEVEL: 'info', ...env, ROLE: 'worker' },
+    env: { ...process.env, LOG_LEVEL: 'info', SEARCH_OCR: 'off', ...env, ROLE: 'worker' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -65,7 +65,7 @@ export async function startBalancer(nodes: string[]): Promise<Balancer> {
             proxy_http_version 1.1;
             proxy_set_header Connection "";
             proxy_set_header Host $http_host;
-            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_set_header X-Forwarded-For $remote_addr;
             proxy_set_header X-Forwarded-Proto $scheme;
             proxy_request_buffering off;
             # A node that is restarting refuses connections (or answers 503 while closing): nginx

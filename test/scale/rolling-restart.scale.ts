@@ -87,7 +87,7 @@ describeWhenReady('a rolling restart of two web nodes under load', missing, () =
       REDIS_URL,
       OPEN_HOURS: 'always',
       SEED_DEMO: 'false',
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: '1',
       ROLE: 'web',
       SHUTDOWN_DRAIN_SECONDS: '2',
       SHUTDOWN_TIMEOUT_SECONDS: '20',
@@ -147,7 +147,7 @@ describeWhenReady('a rolling restart of two web nodes under load', missing, () =
 
   it('restarts node A, then node B, with no failed request and the upload complete', async () => {
     const admin = new TestClient(lb!.url);
-    expect((await admin.post('/api/admin/login', RUSH_ADMIN)).status).toBe(200);
+    expect((await admin.adminLogin(RUSH_ADMIN)).status).toBe(200);
     const lbPort = Number(new URL(lb!.url).port);
     const viewing = watch({
       port: lbPort,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callAs, leakIn, othersData, type MatrixState, type Row } from './matrix-kit';
+import { callAs, leakIn, othersData, storedJson, type MatrixState, type Row } from './matrix-kit';
 import {
   adminApiRows,
   adminVideoRows,
@@ -8,8 +8,11 @@ import {
   studentApiRows,
   traceRunRows,
 } from './matrix-rows-api';
+import { learningRows } from './matrix-rows-learning';
 import { deleteRows, playbackRows, uploadRows } from './matrix-rows-stream';
-import { routes } from '../../src/contract/routes';
+import { routes, type RouteKey } from '../../src/contract/routes';
+import { FRESH_FACTOR_SECONDS } from '../../src/contract/constants';
+import { serverMessages } from '../../src/contract/messages';
 import { defaultCases, keeps, type Promised } from './matrix-defaults';
 import { buildWorld, ROLES, type Role, type World } from './world';
 
@@ -21,6 +24,7 @@ import { buildWorld, ROLES, type Role, type World } from './world';
 const MATRIX: Row[] = [
   ...studentApiRows,
   ...adminApiRows,
+  ...learningRows,
   ...traceRunRows,
   ...uploadRows,
   ...adminVideoRows,
@@ -28,6 +32,24 @@ const MATRIX: Row[] = [
   ...deleteRows,
   ...probeRows,
   ...signOutRows,
+];
+
+/**
+ * The sensitive admin routes (issue 27, docs/SECURITY.md V7): a second factor proven within 10
+ * minutes before each. Restore, backup settings and creating an admin have no route (command line
+ * and environment only). A route added to or taken from this list is a security decision: say so here.
+ */
+const FRESH_FACTOR_ROUTES: RouteKey[] = [
+  'POST /api/admin/password',
+  'POST /api/admin/mfa/recovery-codes',
+  'POST /api/admin/students/:studentId/password',
+  'POST /api/admin/backups',
+  'GET /api/admin/trace/:code',
+  'POST /api/admin/trace-runs',
+  // Passkeys: adding one (both steps) and removing one change how the admin signs in.
+  'POST /api/admin/passkeys/registration',
+  'POST /api/admin/passkeys',
+  'DELETE /api/admin/passkeys/:passkeyId',
 ];
 
 const STUDENT_ROLES = new Set(['student', 'firstLogin', 'otherCourse', 'revoked']);
@@ -63,13 +85,15 @@ describe('authorization matrix', () => {
           const reply = await callAs(world, role, { ...call, method });
           if (!keeps(wanted, reply.status))
             failures.push(`${method} ${route} as ${role}: ${reply.status}, expected ${wanted}`);
+          const stored = storedJson(reply);
+          if (stored) failures.push(`${method} ${route} as ${role}: ${stored}`);
         }
       }
     }
     expect(failures).toEqual([]);
   }, 60_000);
 
-  it("answers every route as the table says for every role, and never shows a student someone else's data", async () => {
+  it("answers every route as the table says for every role, never shows a student someone else's data, and lets no JSON be stored", async () => {
     const state: MatrixState = { playback: {} };
     const failures: string[] = [];
     for (const row of MATRIX) {
@@ -85,6 +109,8 @@ describe('authorization matrix', () => {
             );
             continue;
           }
+          const stored = storedJson(reply);
+          if (stored) failures.push(`${label} as ${role}: ${stored}`);
           try {
             await testCase.check?.(reply, role, world, state);
           } catch (error) {
@@ -110,4 +136,34 @@ describe('authorization matrix', () => {
       );
     }
   }, 120_000);
+
+  // Last: it moves the server's clock past the fresh minutes (the rows above ended every session).
+  it('wants the second factor proven within 10 minutes on the sensitive admin routes (and only there)', async () => {
+    const fresh = (Object.keys(routes) as RouteKey[]).filter((key) => 'freshFactor' in routes[key]);
+    expect(fresh.sort()).toEqual([...FRESH_FACTOR_ROUTES].sort());
+    const server = world.media.server;
+    const { client } = await server.adminClient({ staySignedIn: false });
+    server.clock.advance((FRESH_FACTOR_SECONDS + 60) * 1000);
+    const stale = { url: world.url, tokens: { ...world.tokens, admin: client.token } };
+    const cases = defaultCases().filter(({ route }) => FRESH_FACTOR_ROUTES.includes(route));
+    expect(cases).toHaveLength(FRESH_FACTOR_ROUTES.length);
+    const failures: string[] = [];
+    for (const { route, call } of cases) {
+      const reply = await callAs(stale, 'admin', call);
+      if (reply.status !== 403 || reply.json?.message !== serverMessages.mfaFreshFactor)
+        failures.push(`${route} with a stale factor: ${reply.status} ${reply.text.slice(0, 200)}`);
+    }
+    // The session itself is fine: other admin routes answer, and say the factor is not fresh.
+    expect((await client.get('/api/admin/mfa')).body).toMatchObject({ enrolled: true, freshUntil: null });
+    expect((await client.get('/api/admin/backups')).status).toBe(200);
+    // A code proves it again: the harmless requests (refused by their schema or naming nothing) pass the guard.
+    expect((await client.proveFactor()).status).toBe(200);
+    for (const { route, call, expect: promised } of cases) {
+      if (promised.admin !== 'past the guard') continue;
+      const reply = await callAs(stale, 'admin', call);
+      if (!keeps('past the guard', reply.status))
+        failures.push(`${route} after the code: ${reply.status} ${reply.text.slice(0, 200)}`);
+    }
+    expect(failures).toEqual([]);
+  });
 });

@@ -20,8 +20,21 @@ export const FUZZ_ROLES = ['anonymous', 'student', 'admin'] as const satisfies r
  * - a chunk at start 0 restarts its upload: the earlier partial bytes are dropped (by design, the
  *   client said it is sending the file anew) even when the new first chunk is then refused;
  */
-const MAY_CHANGE_WHEN_REFUSED: Record<string, Allowed> = {
-  'POST /api/password/reset': { tables: ['one_time_codes'] },
+export const MAY_CHANGE_WHEN_REFUSED: Record<string, Allowed> = {
+  // - a refused sign-in or code is counted against the account's day and written to the audit log
+  //   as a security event (accounts/account-budget.ts, audit/security-events.ts);
+  'POST /api/signin': { tables: ['users', 'audit_events'] },
+  'POST /api/admin/login': { tables: ['users', 'audit_events'] },
+  // - a wrong second-factor code likewise (mfa/code-check.ts: the account's day of wrong codes);
+  'POST /api/admin/login/totp': { tables: ['users', 'audit_events'] },
+  'POST /api/admin/mfa/enrol': { tables: ['users', 'audit_events'] },
+  'POST /api/admin/mfa/verify': { tables: ['users', 'audit_events'] },
+  'POST /api/admin/password': { tables: ['audit_events'] },
+  // - a refused passkey assertion likewise, and it uses up the session's pending challenge (single
+  //   use); a refused registration uses up its challenge too (mfa/passkeys.ts);
+  'POST /api/admin/login/passkey': { tables: ['users', 'audit_events', 'admin_passkey_challenges'] },
+  'POST /api/admin/passkeys': { tables: ['admin_passkey_challenges'] },
+  'POST /api/password/reset': { tables: ['one_time_codes', 'users', 'audit_events'] },
   'POST /stream/upload-chunk': {
     removals: { tables: ['uploads'], folders: [path.join('media', 'uploads')] },
   },
@@ -134,7 +147,7 @@ export class FuzzHarness {
   }
 
   /** A successful sign-out, password reset or sign-in elsewhere may end a role's session: start a new one. */
-  private async keepSessions(): Promise<void> {
+  async keepSessions(): Promise<void> {
     const { ctx, clock } = this.world.media.server;
     const store = sessionStore(ctx.db);
     for (const role of ['student', 'admin'] as const) {

@@ -206,6 +206,12 @@ export function seedBodies(pool: FuzzPool): Record<string, Record<string, unknow
     },
     'POST /api/admin/students/import': { csv: 'rollno,name,email\nFZ-3,Fuzz Three,fuzz.three@school.test\n' },
     'POST /api/admin/students/enrol': { courseId: courseC, studentIds: [spare], days: 2 },
+    'POST /api/videos/:videoId/notes': { t: 1, text: 'Fuzz note' },
+    'PATCH /api/notes/:noteId': { t: 1, text: 'Fuzz note' },
+    'POST /api/videos/:videoId/questions': { t: 1, title: 'Fuzz question', text: '```\ncode\n```' },
+    'POST /api/questions/:questionId/answers': { text: 'Fuzz answer' },
+    'POST /api/questions/:questionId/accept': { answerId: a1 },
+    'POST /api/admin/questions/:questionId/status': { status: 'closed' },
   };
 }
 

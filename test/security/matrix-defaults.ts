@@ -10,6 +10,7 @@ const ADMITTED: Record<Exclude<AuthLevel, 'public' | 'token'>, readonly Role[]> 
   student: ['student', 'otherCourse', 'revoked'],
   'student-reset': ['student', 'firstLogin', 'otherCourse', 'revoked'],
   admin: ['admin'],
+  'admin-signin': ['admin'],
   viewer: ['student', 'otherCourse', 'revoked', 'admin'],
 };
 

@@ -51,6 +51,13 @@ export async function callAs(world: Pick<World, 'url' | 'tokens'>, role: Role, c
   return { status: res.status, headers: res.headers, text, json };
 }
 
+/** Why `reply` could be kept by a browser's disk or a shared cache: a JSON answer without `no-store`. */
+export function storedJson(reply: Reply): string | undefined {
+  const cacheControl = reply.headers.get('cache-control');
+  if (!(reply.headers.get('content-type') ?? '').startsWith('application/json')) return undefined;
+  return cacheControl === 'no-store' ? undefined : `a JSON answer with Cache-Control ${cacheControl}`;
+}
+
 export type Expect = Record<Role, number>;
 
 /** 401 signed out, 403 for every student session, `adminStatus` for the admin. */
@@ -75,6 +82,8 @@ export interface MatrixState {
   spare?: { id: string; url: string };
   /** The marked video row and the copy the trace rows upload, and the run the admin's upload made. */
   trace?: { videoId: string; copy: Buffer; runId?: string };
+  /** The student's note and question on lecture A1, and the admin's answer (matrix-rows-learning.ts). */
+  learning?: { noteId?: string; questionId?: string; answerId?: string };
 }
 
 export interface Case {

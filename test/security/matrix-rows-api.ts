@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect } from 'vitest';
+import { searchEntries } from '../../src/server/db/schema';
 import { insertFinalizedVideo } from '../support/course-fixtures';
 import { makeClip } from '../support/media-kit';
 import { adminOnly, everyone, type Call, type MatrixState, type Row } from './matrix-kit';
@@ -7,6 +8,24 @@ import type { Role, World } from './world';
 
 const post = (path: string, json: unknown = {}) => ({ method: 'POST', path, json });
 const get = (path: string) => ({ method: 'GET', path });
+
+const seeded = new WeakSet<World>();
+const UNKNOWN_PASSKEY = '00000000-0000-4000-8000-000000000000';
+
+/** A caption-free word on the screen of A1 and B1 (search_entries written as the OCR job would). */
+async function seedSearch(world: World) {
+  if (seeded.has(world)) return;
+  seeded.add(world);
+  await world.media.server.ctx.db.insert(searchEntries).values(
+    [world.a1.id, world.b1.id].map((videoId) => ({
+      videoId,
+      source: 'screen' as const,
+      startSeconds: 0,
+      endSeconds: 5,
+      text: 'const matrixwombat = 1;',
+    })),
+  );
+}
 
 /** Student sessions refused (403) and the signed-out 401, with the active students' own answers. */
 const studentsOnly = (answers: Partial<Record<Role, number>>) => ({
@@ -148,6 +167,59 @@ export const studentApiRows: Row[] = [
       },
     ],
   },
+  {
+    route: 'GET /api/search',
+    cases: [
+      {
+        // Both lectures carry the word: each student finds only what they may watch now.
+        request: async (w) => {
+          await seedSearch(w);
+          return get('/api/search?q=matrixwombat');
+        },
+        expect: studentsOnly({ student: 200, otherCourse: 200, revoked: 200 }),
+        check: (reply, role, w) => {
+          if (reply.status !== 200) return;
+          const ids = (reply.json.hits as { videoId: string }[]).map((h) => h.videoId);
+          if (role === 'student') expect(ids).toEqual([w.a1.id]);
+          if (role === 'otherCourse') expect(ids).toEqual([w.b1.id]);
+          if (role === 'revoked') expect(ids).toEqual([]);
+        },
+      },
+    ],
+  },
+  {
+    route: 'GET /api/videos/:videoId/screen-text',
+    cases: [
+      {
+        request: async (w) => {
+          await seedSearch(w);
+          return get(`/api/videos/${w.a1.id}/screen-text?t=1`);
+        },
+        expect: { anonymous: 401, student: 200, firstLogin: 403, otherCourse: 403, revoked: 403, admin: 200 },
+        check: (reply) => {
+          if (reply.status === 200) expect(reply.json.text).toBe('const matrixwombat = 1;');
+        },
+      },
+    ],
+  },
+  {
+    route: 'GET /api/videos/:videoId/frame',
+    cases: [
+      {
+        // The still of a hit at 0 s (an entry starts there), with the video's own access rule.
+        request: async (w) => {
+          await seedSearch(w);
+          return get(`/api/videos/${w.a1.id}/frame?t=0`);
+        },
+        expect: { anonymous: 401, student: 200, firstLogin: 403, otherCourse: 403, revoked: 403, admin: 200 },
+        check: (reply) => {
+          if (reply.status !== 200) return;
+          expect(reply.headers.get('content-type')).toBe('image/jpeg');
+          expect(reply.text.startsWith('\xff\xd8')).toBe(true);
+        },
+      },
+    ],
+  },
 ];
 
 /** The admin API (base /api/admin), in the order the matrix calls it. */
@@ -170,6 +242,57 @@ export const adminApiRows: Row[] = [
         request: () => get('/api/admin/auth/admincheck'),
         expect: everyone(200),
         check: (reply, role) => expect(reply.json.valid).toBe(role === 'admin'),
+      },
+    ],
+  },
+  // Passkeys: the admin lists their own (none in the matrix school); the ceremonies need an
+  // authenticator (e2e/admin-passkey.spec.ts); an unknown one is 404, and nothing opens to a student.
+  {
+    route: 'GET /api/admin/passkeys',
+    cases: [
+      {
+        request: () => get('/api/admin/passkeys'),
+        expect: adminOnly(),
+        check: (reply, role) => {
+          if (role === 'admin') expect(reply.json).toEqual({ passkeys: [] });
+        },
+      },
+    ],
+  },
+  {
+    route: 'DELETE /api/admin/passkeys/:passkeyId',
+    cases: [
+      {
+        request: () => ({ method: 'DELETE', path: `/api/admin/passkeys/${UNKNOWN_PASSKEY}` }),
+        expect: adminOnly(404),
+      },
+    ],
+  },
+  {
+    route: 'POST /api/admin/login/passkey/options',
+    cases: [
+      {
+        name: 'a full session without passkeys',
+        request: () => post('/api/admin/login/passkey/options'),
+        expect: adminOnly(403),
+      },
+    ],
+  },
+  {
+    route: 'POST /api/admin/login/passkey',
+    cases: [
+      {
+        name: 'a forged assertion (no ceremony pending)',
+        request: () =>
+          post('/api/admin/login/passkey', {
+            credential: {
+              id: 'Zm9yZ2Vk',
+              rawId: 'Zm9yZ2Vk',
+              type: 'public-key',
+              response: { clientDataJSON: 'e30', authenticatorData: 'AAAA', signature: 'AAAA' },
+            },
+          }),
+        expect: adminOnly(401),
       },
     ],
   },
@@ -256,6 +379,45 @@ export const adminApiRows: Row[] = [
             days: 5,
           }),
         expect: adminOnly(),
+      },
+    ],
+  },
+  {
+    route: 'GET /api/admin/search',
+    cases: [
+      {
+        request: async (w) => {
+          await seedSearch(w);
+          return get('/api/admin/search?q=matrixwombat');
+        },
+        expect: adminOnly(),
+        check: (reply, _role, w) => {
+          if (reply.status !== 200) return;
+          const ids = (reply.json.hits as { videoId: string }[]).map((h) => h.videoId);
+          expect(ids.sort()).toEqual([w.a1.id, w.b1.id].sort());
+        },
+      },
+    ],
+  },
+  {
+    route: 'GET /api/admin/videos/:videoId/index',
+    cases: [
+      {
+        request: (w) => get(`/api/admin/videos/${w.a1.id}/index`),
+        expect: adminOnly(),
+      },
+    ],
+  },
+  {
+    route: 'POST /api/admin/videos/:videoId/index',
+    cases: [
+      {
+        // Queues the video's search.index job over (only the admin's call reaches it).
+        request: (w) => post(`/api/admin/videos/${w.a1.id}/index`),
+        expect: adminOnly(202),
+        check: (reply, role) => {
+          if (role === 'admin') expect(reply.json.message).toBe('Indexing queued.');
+        },
       },
     ],
   },
@@ -479,7 +641,7 @@ export const probeRows: Row[] = [
         check: (reply, _role, world) => {
           expect(reply.json.status).toBe('ready');
           expect(Object.keys(reply.json.checks).sort()).toEqual(
-            ['backup', 'database', 'disk', 'ffmpeg', 'migrations', 'store'].sort(),
+            ['backup', 'database', 'disk', 'ffmpeg', 'migrations', 'store', 'tesseract'].sort(),
           );
           for (const check of Object.values(reply.json.checks) as { ok: boolean; ms: number }[])
             expect(check).toMatchObject({ ok: true, ms: expect.any(Number) });

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { playbackTokens } from '../../src/server/media/delivery/tokens';
 import { adminOnly, everyone, playlistUris, withoutToken, type Expect, type Row } from './matrix-kit';
 
 const SPARE_NAME = 'matrix-spare.mp4';
@@ -122,14 +123,26 @@ export const playbackRows: Row[] = [
         // Allowed by the cached decision, missing on disk: the fast path's own 404.
         // The fast path hands a segment its remembered store lacks to the route, which asks the
         // database afresh (the video may have moved to another store): the route answers the 404.
+        // A link signs the file it names, so this one is signed for seg_99999 as the server would.
         name: 'segment beyond the last, own token, fast path declines to the route',
-        request: (_w, role, state) => ({
-          method: 'GET',
-          path: (state.playback[role]?.segment ?? withoutToken(state.playback.student!.segment)).replace(
-            /seg_\d{5}/,
-            'seg_99999',
-          ),
-        }),
+        request: (w, role, state) => {
+          const own = state.playback[role]?.segment;
+          if (!own)
+            return {
+              method: 'GET',
+              path: withoutToken(state.playback.student!.segment).replace(/seg_\d{5}/, 'seg_99999'),
+            };
+          const url = new URL(own, w.url);
+          const [, , , id, rendition] = url.pathname.split('/') as [string, string, string, string, string];
+          const { ctx, clock } = w.media.server;
+          const token = playbackTokens(ctx.signingKey).sign(
+            id,
+            `${rendition}/seg_99999.ts`,
+            w.tokens[role]!,
+            clock.now().getTime(),
+          );
+          return { method: 'GET', path: `/stream/videos/${id}/${rendition}/seg_99999.ts?t=${token}` };
+        },
         expect: { ...ownToken, student: 404, admin: 404 },
         check: (reply) => {
           if (reply.status !== 404) return;

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { VARIANT_B_TAG } from '../../src/server/forensic/mark';
+import { VARIANT_B_TAG } from '../../src/server/marks/mark';
 import type { MediaTestServer } from './media-kit';
 
 const run = promisify(execFile);

@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { describe, it } from 'vitest';
 
 /**
@@ -18,5 +19,23 @@ export function describeWhenReady(name: string, missing: string | undefined, tes
   } else {
     console.warn(`[skipped] ${name}: ${missing}`);
     describe.skip(name, tests);
+  }
+}
+
+/** Why Redis at 127.0.0.1:6379 cannot be used, or undefined when it answers. */
+export async function redisMissing(): Promise<string | undefined> {
+  const probe = new Redis('redis://127.0.0.1:6379', {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  try {
+    await probe.connect();
+    await probe.ping();
+    return undefined;
+  } catch (error) {
+    return `no Redis at 127.0.0.1:6379 (${error instanceof Error ? error.message : String(error)})`;
+  } finally {
+    probe.disconnect();
   }
 }

@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 /** Runs a TypeScript entry of ours (src/server/…) as a real Node process, as `npm run` would. */
 function spawnTs(entry: string, args: string[], env: Record<string, string>): ChildProcess {
@@ -46,6 +49,32 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Polls GET `url`/api/time every `intervalMs` until it answers 200 and `ready()` holds: `'ready'`;
+ * `'exited'` when the child ends first, `'timeout'` after `timeoutMs`. The caller says why and cleans up.
+ */
+export async function waitForServer(
+  url: string,
+  child: ChildProcess,
+  {
+    timeoutMs,
+    intervalMs,
+    ready = () => true,
+  }: { timeoutMs: number; intervalMs: number; ready?: () => boolean },
+): Promise<'ready' | 'exited' | 'timeout'> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) return 'exited';
+    const ok = await fetch(`${url}/api/time`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok && ready()) return 'ready';
+    if (Date.now() > deadline) return 'timeout';
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
@@ -65,20 +94,11 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   child.stderr?.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null)
-      throw new Error(`server exited early:\n${output}`);
-    const ok = await fetch(`${url}/api/time`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not start in time:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 150));
+  const started = await waitForServer(url, child, { timeoutMs: 60_000, intervalMs: 150 });
+  if (started === 'exited') throw new Error(`server exited early:\n${output}`);
+  if (started === 'timeout') {
+    child.kill('SIGKILL');
+    throw new Error(`server did not start in time:\n${output}`);
   }
   return {
     url,
@@ -89,4 +109,74 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       return exited;
     },
   };
+}
+
+export interface BuiltServer {
+  url: string;
+  dataDir: string;
+  child: ChildProcess;
+  /** Everything printed so far. */
+  output(): string;
+  /** SIGTERM, wait for the exit, remove the data folder. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The built server (`dist/server/main.js`, or `main`) as its own process on a free port, with a
+ * throwaway DATA_DIR (`prefix` names it), the in-memory database, no demo content and open all day;
+ * `env` adds to or overrides that. Resolves once it answers; throws with its output otherwise.
+ */
+export async function startBuiltServer({
+  env = {},
+  main = 'dist/server/main.js',
+  prefix,
+  // A PGlite first start (initdb in process) takes seconds on a quiet machine, a minute on a busy one.
+  timeoutMs = 120_000,
+  intervalMs = 200,
+}: {
+  env?: Record<string, string>;
+  main?: string;
+  prefix: string;
+  timeoutMs?: number;
+  intervalMs?: number;
+}): Promise<BuiltServer> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), prefix));
+  const port = await freePort();
+  const child = spawn(process.execPath, [main], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: 'memory://',
+      SEED_DEMO: 'false',
+      OPEN_HOURS: 'always',
+      LOG_LEVEL: 'warn',
+      // Reading every uploaded lecture's screen with Tesseract would compete for the CI's two cores
+      // with the browser; a spec about search turns it on.
+      SEARCH_OCR: 'off',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  const started = await waitForServer(url, child, { timeoutMs, intervalMs });
+  if (started !== 'ready') {
+    if (started === 'timeout') child.kill('SIGKILL');
+    await rm(dataDir, { recursive: true, force: true });
+    const why = started === 'exited' ? `exited with ${child.exitCode}` : 'did not start in time';
+    throw new Error(`Lectern ${why}:\n${output}`);
+  }
+  return { url, dataDir, child, output: () => output, stop };
 }

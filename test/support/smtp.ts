@@ -50,9 +50,7 @@ export class TestSmtpServer {
   async waitFor(to: string, after = 0, timeoutMs = 10_000): Promise<ReceivedMail> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const found = this.mails
-        .slice(after)
-        .find((m) => m.to.some((t) => t.toLowerCase() === to.toLowerCase()));
+      const found = mailTo(this.mails, to, after);
       if (found) return found;
       if (Date.now() > deadline) throw new Error(`no mail to ${to} within ${timeoutMs} ms`);
       await new Promise<void>((resolve) => {
@@ -69,6 +67,11 @@ export class TestSmtpServer {
     if (!code) throw new Error(`no code mailed to ${to}`);
     return code;
   }
+}
+
+/** The first mail to `to` (any case) after the first `after` mails, if one came. */
+export function mailTo(mails: ReceivedMail[], to: string, after = 0): ReceivedMail | undefined {
+  return mails.slice(after).find((m) => m.to.some((t) => t.toLowerCase() === to.toLowerCase()));
 }
 
 export function parseMail(raw: string): ReceivedMail {

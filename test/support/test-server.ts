@@ -8,6 +8,8 @@ import { afterAll, beforeAll } from 'vitest';
 import { createAdmin, createStudent } from '../../src/server/accounts/users';
 import { buildApp, type AppOptions } from '../../src/server/app';
 import { FakeClock } from '../../src/server/clock';
+import { factorStore } from '../../src/server/mfa/factors';
+import { holdFactor, PERIOD_MS } from './admin-factor';
 import { loadConfig } from '../../src/server/config';
 import type { AppContext } from '../../src/server/context';
 import { users } from '../../src/server/db/schema';
@@ -74,7 +76,20 @@ export class TestServer {
   client(): TestClient {
     const tls = this.ctx.config.tls;
     // The test certificate is self-signed: it is its own authority.
-    return new TestClient(this.url, tls ? fetchTrusting(tls.cert) : fetch);
+    const client = new TestClient(this.url, tls ? fetchTrusting(tls.cert) : fetch);
+    // Second-factor codes are for the server's (fake) clock, which moves only when a test moves it.
+    client.serverNow = () => this.clock.now();
+    client.realClock = false;
+    // A suite signing one admin in more than twelve times on a still clock renews its codes.
+    client.moreRecoveryCodes = async (username) => {
+      const [admin] = await this.ctx.db
+        .select({ id: users.id })
+        .from(users)
+        .where(eq(users.username, username.toLowerCase()));
+      if (!admin) return [];
+      return factorStore(this.ctx.db, this.ctx.signingKey).newRecoveryCodes(admin.id, this.clock.now());
+    };
+    return client;
   }
 
   private counter = 0;
@@ -113,7 +128,25 @@ export class TestServer {
       email: `admin${n}@example.test`,
       password,
     });
+    await this.enrolFactor(admin);
     return { id: admin.id, username: admin.username, password };
+  }
+
+  /**
+   * Gives the admin a confirmed TOTP factor and recovery codes through the real factor store (as
+   * the enrolment screen would), and hands its secret to test/support/admin-factor.ts, so every
+   * sign-in of this admin takes the real second step with a code otplib computes.
+   */
+  async enrolFactor(admin: { id: string; username: string }): Promise<string> {
+    const factors = factorStore(this.ctx.db, this.ctx.signingKey);
+    const now = this.clock.now();
+    const secret = (await factors.begin(admin.id, now))!;
+    // Confirmed at an earlier step, so the current step and the next are still free for sign-ins.
+    const lastStep = Math.floor(now.getTime() / PERIOD_MS) - 2;
+    await factors.takeStep(admin.id, lastStep, now, { confirm: true });
+    const recoveryCodes = await factors.newRecoveryCodes(admin.id, now);
+    holdFactor(this.url, admin.username, { secret, recoveryCodes, lastStep });
+    return secret;
   }
 
   /** A client signed in as a fully active student. */
@@ -126,12 +159,20 @@ export class TestServer {
     return { client, student: s };
   }
 
-  async adminClient(): Promise<{ client: TestClient; admin: { id: string; username: string } }> {
+  /**
+   * A client signed in as a new admin; unless `staySignedIn` is false, it signs in again when a test
+   * moved the clock past the admin session's idle or absolute end (a test of those ends says false).
+   */
+  async adminClient({ staySignedIn = true }: { staySignedIn?: boolean } = {}): Promise<{
+    client: TestClient;
+    admin: { id: string; username: string };
+  }> {
     const admin = await this.createAdmin();
     const client = this.client();
     const res = await client.adminLogin(admin);
     if (res.status !== 200)
       throw new Error(`admin sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
+    if (staySignedIn) client.staySignedInAs = { username: admin.username, password: admin.password };
     return { client, admin };
   }
 

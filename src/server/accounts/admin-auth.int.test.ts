@@ -1,7 +1,10 @@
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { serverMessages } from '../../contract/messages';
 import { testEngines } from '../../../test/support/databases';
 import { suiteServer } from '../../../test/support/test-server';
+import { auditEvents } from '../db/schema';
+import { ensureFirstAdmin } from './first-admin';
 
 describe.each(testEngines())('admin sign-in and check (%s)', (engine) => {
   const server = suiteServer({ engine });
@@ -59,5 +62,33 @@ describe.each(testEngines())('admin sign-in and check (%s)', (engine) => {
     }
     for (const client of clients)
       expect((await client.get('/api/admin/auth/admincheck')).body.valid).toBe(true);
+  });
+});
+
+describe('the first admin (ADMIN_USERNAME)', () => {
+  const server = suiteServer({
+    engine: 'pglite',
+    env: { ADMIN_USERNAME: 'ops-lead', ADMIN_PASSWORD: 'First@Admin12' },
+  });
+
+  it('is named at the first start, signs in under that name, and is written to the audit log once', async () => {
+    expect(await ensureFirstAdmin(server.ctx)).toEqual({ username: 'ops-lead', password: undefined });
+    expect(await ensureFirstAdmin(server.ctx)).toBeNull();
+    const client = server.client();
+    expect((await client.adminLogin({ username: 'admin', password: 'First@Admin12' })).status).toBe(401);
+    expect((await client.adminLogin({ username: 'ops-lead', password: 'First@Admin12' })).status).toBe(200);
+    const created = await server.ctx.db
+      .select({ details: auditEvents.details })
+      .from(auditEvents)
+      .where(eq(auditEvents.action, 'admin.created'));
+    expect(created).toEqual([{ details: { by: 'first start' } }]);
+
+    // Signing out ends the session and says so in the audit log, with the address.
+    expect((await client.post('/api/admin/logout')).status).toBe(200);
+    const ended = await server.ctx.db
+      .select({ details: auditEvents.details })
+      .from(auditEvents)
+      .where(eq(auditEvents.action, 'session.ended'));
+    expect(ended).toEqual([{ details: { by: 'sign-out', ip: '127.0.0.1' } }]);
   });
 });

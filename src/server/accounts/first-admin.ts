@@ -1,10 +1,12 @@
 import type { AppContext } from '../context';
+import { isUniqueViolation } from '../db/unique-violation';
 import { HttpError } from '../errors';
+import { recordSecurityEvent } from '../audit/security-events';
 import { createAdmin, hasAdmin } from './users';
 
 /**
- * Creates the `admin` account on a database without one. Its password is `ADMIN_PASSWORD` or a
- * random one returned for printing once; it is never logged.
+ * Creates the first admin (ADMIN_USERNAME, default `admin`) on a database without one. Its
+ * password is `ADMIN_PASSWORD` or a random one returned for printing once; it is never logged.
  */
 export async function ensureFirstAdmin(
   ctx: AppContext,
@@ -12,18 +14,22 @@ export async function ensureFirstAdmin(
   if (await hasAdmin(ctx.db)) return null;
   try {
     const admin = await createAdmin(ctx.db, {
-      username: 'admin',
+      username: ctx.config.adminUsername,
       email: 'admin@lectern.local',
       name: 'Administrator',
       password: ctx.config.adminPassword,
     });
+    await recordSecurityEvent(ctx, ctx.clock.now(), {
+      action: 'admin.created',
+      userId: admin.id,
+      details: { by: 'first start' },
+    });
     return { username: admin.username, password: admin.generatedPassword };
   } catch (error) {
     // Another node created it at the same moment: seen by our check (409), or by the unique index
-    // when both checks ran before either insert (Drizzle keeps pg's error as `cause`).
+    // when both checks ran before either insert.
     if (error instanceof HttpError && error.statusCode === 409) return null;
-    const e = error as { code?: string; cause?: { code?: string } };
-    if (e.code === '23505' || e.cause?.code === '23505') return null;
+    if (isUniqueViolation(error)) return null;
     throw error;
   }
 }

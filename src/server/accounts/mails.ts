@@ -33,3 +33,35 @@ export function initialPasswordMail(
     ].join('\n'),
   };
 }
+
+/**
+ * One-time codes are paused for a student after a day's budget of wrong codes: the student learns
+ * why, and every admin learns that someone may be guessing.
+ */
+export function codesFrozenMails(
+  productName: string,
+  student: { email: string; name: string; username: string },
+  adminEmails: string[],
+): Mail[] {
+  const toStudent: Mail = {
+    to: student.email,
+    subject: `${productName}: password reset codes paused for your account`,
+    text: [
+      `Hello ${student.name},`,
+      '',
+      `Too many wrong one-time codes were entered for your ${productName} account today, so codes are paused for it until tomorrow.`,
+      'If this was not you, someone may be trying to take over your account: your password has not changed.',
+      'An administrator can lift the pause sooner.',
+    ].join('\n'),
+  };
+  const toAdmins = adminEmails.map((to): Mail => ({
+    to,
+    subject: `${productName}: one-time codes paused for ${student.username}`,
+    text: [
+      `Too many wrong one-time codes were entered today for the student ${student.name} (${student.username}).`,
+      'Codes are paused for this account until tomorrow; the audit log lists the attempts (code.failure) and their addresses.',
+      `To lift the pause sooner: npm run cli -- unlock ${student.username}`,
+    ].join('\n'),
+  }));
+  return [toStudent, ...toAdmins];
+}

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { oneTimeCodes } from '../db/schema';
 import {
@@ -51,29 +51,33 @@ export function oneTimeCodeStore(db: Db, signingKey: Buffer) {
       await db.delete(oneTimeCodes).where(eq(oneTimeCodes.userId, userId));
     },
 
-    /** Checks a code; a right one is used up, a wrong one counts toward the limit. */
+    /**
+     * Checks a code; a right one is used up, a wrong one counts toward the limit. The try is taken
+     * in the one statement that finds the live code (`wrong_tries < limit` in its WHERE): parallel
+     * attempts queue on the row, so a burst gets at most OTP_MAX_WRONG_TRIES codes compared.
+     */
     async check(userId: string, code: string, now: Date): Promise<CodeCheck> {
-      const [live] = await db
-        .select()
-        .from(oneTimeCodes)
-        .where(and(eq(oneTimeCodes.userId, userId), isNull(oneTimeCodes.usedAt)))
-        .orderBy(desc(oneTimeCodes.createdAt))
-        .limit(1);
-      if (!live || live.expiresAt <= now) return 'invalid';
-      if (live.wrongTries >= OTP_MAX_WRONG_TRIES) return 'dead';
-      if (!safeEqual(live.codeHash, digest(userId, code))) {
-        const [after] = await db
-          .update(oneTimeCodes)
-          .set({ wrongTries: sql`${oneTimeCodes.wrongTries} + 1` })
-          .where(eq(oneTimeCodes.id, live.id))
-          .returning({ wrongTries: oneTimeCodes.wrongTries });
-        return (after?.wrongTries ?? OTP_MAX_WRONG_TRIES) >= OTP_MAX_WRONG_TRIES ? 'dead' : 'invalid';
+      const live = and(
+        eq(oneTimeCodes.userId, userId),
+        isNull(oneTimeCodes.usedAt),
+        gt(oneTimeCodes.expiresAt, now),
+      );
+      const [tried] = await db
+        .update(oneTimeCodes)
+        .set({ wrongTries: sql`${oneTimeCodes.wrongTries} + 1` })
+        .where(and(live, lt(oneTimeCodes.wrongTries, OTP_MAX_WRONG_TRIES)))
+        .returning({ id: oneTimeCodes.id, codeHash: oneTimeCodes.codeHash, tries: oneTimeCodes.wrongTries });
+      if (!tried) {
+        const [spent] = await db.select({ id: oneTimeCodes.id }).from(oneTimeCodes).where(live).limit(1);
+        return spent ? 'dead' : 'invalid';
       }
+      if (!safeEqual(tried.codeHash, digest(userId, code)))
+        return tried.tries >= OTP_MAX_WRONG_TRIES ? 'dead' : 'invalid';
       // Conditional on still unused, so two requests racing with the same code cannot both win.
       const used = await db
         .update(oneTimeCodes)
-        .set({ usedAt: now })
-        .where(and(eq(oneTimeCodes.id, live.id), isNull(oneTimeCodes.usedAt)))
+        .set({ usedAt: now, wrongTries: sql`${oneTimeCodes.wrongTries} - 1` })
+        .where(and(eq(oneTimeCodes.id, tried.id), isNull(oneTimeCodes.usedAt)))
         .returning({ id: oneTimeCodes.id });
       return used.length ? 'ok' : 'invalid';
     },

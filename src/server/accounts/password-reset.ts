@@ -3,11 +3,20 @@ import { serverMessages } from '../../contract/messages';
 import type { ResetPasswordBody } from '../../contract/auth';
 import type { AppContext } from '../context';
 import { auditEvents, users } from '../db/schema';
-import { badRequest, forbidden, unauthorized } from '../errors';
+import { badRequest, forbidden, tooManyRequests, unauthorized } from '../errors';
 import type { OneTimeCodeStore } from './one-time-codes';
 import { hashPassword } from './passwords';
 import type { Authenticated, SessionStore } from './sessions';
 import { findUserByLogin } from './users';
+import { accountBudget } from './account-budget';
+import { codesFrozenMails } from './mails';
+import { recordSecurityEvent } from '../audit/security-events';
+import {
+  ACCOUNT_FAILURE_BUDGET,
+  OTP_LIFETIME_MINUTES,
+  OTP_MAX_WRONG_TRIES,
+  SIGNIN_FAILURES_PER_IP,
+} from '../../contract/constants';
 
 interface Deps {
   sessions: SessionStore;
@@ -17,30 +26,49 @@ interface Deps {
 /**
  * Sets a new password with a mailed code: for the signed-in student (first login), or, without a
  * session, for the student named by `username` (forgot password). Ends every session of the user.
+ * The answers never tell a student's account from an unknown name: an unknown name's "codes" die
+ * after as many tries as a real one's, and an account past its day's budget of wrong codes answers
+ * as a dead code (the student and the admins are mailed why).
  */
 export async function resetPassword(
   ctx: AppContext,
   deps: Deps,
   auth: Authenticated | null,
   body: ResetPasswordBody,
+  ip: string,
 ): Promise<void> {
-  let student: { id: string } | undefined;
+  await takeClientAttempt(ctx, ip);
+  let student: { id: string; email: string; name: string; username: string } | undefined;
   if (auth) {
     if (auth.user.role !== 'student') throw forbidden(serverMessages.studentsOnly);
     student = auth.user;
   } else if (body.username) {
     const user = await findUserByLogin(ctx.db, body.username);
-    // An unknown or non-student name reads like a wrong code: the answer must not reveal accounts.
-    if (!user || user.role !== 'student') throw badRequest(serverMessages.otpInvalid);
+    if (!user || user.role !== 'student') {
+      const tries = await ctx.rateCounter.hit(
+        `code:unknown:${body.username.toLowerCase()}`,
+        OTP_LIFETIME_MINUTES * 60_000,
+      );
+      throw badRequest(
+        tries.count >= OTP_MAX_WRONG_TRIES ? serverMessages.otpDead : serverMessages.otpInvalid,
+      );
+    }
     student = user;
   } else {
     throw unauthorized();
   }
 
   const now = ctx.clock.now();
+  const budget = accountBudget(ctx.db, 'code', ACCOUNT_FAILURE_BUDGET);
+  const spent = await budget.take(student.id, now);
+  if (spent > ACCOUNT_FAILURE_BUDGET) throw badRequest(serverMessages.otpDead);
   const check = await deps.codes.check(student.id, body.otp, now);
-  if (check === 'dead') throw badRequest(serverMessages.otpDead);
-  if (check === 'invalid') throw badRequest(serverMessages.otpInvalid);
+  if (check !== 'ok') {
+    await recordSecurityEvent(ctx, now, { action: 'code.failure', userId: student.id, ip });
+    if (spent === ACCOUNT_FAILURE_BUDGET) await freezeCodes(ctx, student, now, ip);
+    throw badRequest(check === 'dead' ? serverMessages.otpDead : serverMessages.otpInvalid);
+  }
+  await budget.giveBack(student.id);
 
   const passwordHash = await hashPassword(body.newpassword);
   await ctx.db.transaction(async (tx) => {
@@ -51,4 +79,35 @@ export async function resetPassword(
   });
   await deps.sessions.endAllOf(student.id);
   await deps.codes.discard(student.id);
+}
+
+/** As many as sign-in allows a client: a code a minute and five tries each is far below it. */
+const RESETS_PER_CLIENT = SIGNIN_FAILURES_PER_IP;
+const RESET_WINDOW_MS = 15 * 60_000;
+
+/** Code attempts from one client, whatever the account: counted before anything is checked. */
+async function takeClientAttempt(ctx: AppContext, ip: string): Promise<void> {
+  const { count, resetInMs } = await ctx.rateCounter.hit(`code:ip:${ip}`, RESET_WINDOW_MS);
+  if (count > RESETS_PER_CLIENT)
+    throw tooManyRequests(serverMessages.tooManyRequests, Math.ceil(resetInMs / 1000));
+}
+
+/** The account's day of wrong codes is spent: audit it, and tell the student and every admin. */
+async function freezeCodes(
+  ctx: AppContext,
+  student: { id: string; email: string; name: string; username: string },
+  now: Date,
+  ip: string,
+): Promise<void> {
+  await recordSecurityEvent(ctx, now, { action: 'code.frozen', userId: student.id, ip });
+  const admins = await ctx.db.select({ email: users.email }).from(users).where(eq(users.role, 'admin'));
+  const mails = codesFrozenMails(
+    ctx.config.productName,
+    student,
+    admins.map((a) => a.email),
+  );
+  const sent = await Promise.allSettled(mails.map((mail) => ctx.mailer.send(mail)));
+  for (const result of sent)
+    if (result.status === 'rejected')
+      ctx.logger.warn({ err: result.reason, userId: student.id }, 'could not mail about frozen codes');
 }

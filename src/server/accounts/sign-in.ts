@@ -1,5 +1,7 @@
 import { eq } from 'drizzle-orm';
 import {
+  ACCOUNT_BUDGET_WINDOW_MS,
+  ACCOUNT_FAILURE_BUDGET,
   SIGNIN_FAILURE_WINDOW_MS,
   SIGNIN_FAILURES_PER_ACCOUNT,
   SIGNIN_FAILURES_PER_IP,
@@ -7,69 +9,131 @@ import {
 import { serverMessages } from '../../contract/messages';
 import type { SignInBody } from '../../contract/auth';
 import type { AppContext } from '../context';
-import { users, type Role } from '../db/schema';
+import { users, type Role, type SessionScope } from '../db/schema';
 import { forbidden, tooManyRequests, unauthorized } from '../errors';
 import type { OneTimeCodeStore } from './one-time-codes';
 import { oneTimeCodeMail } from './mails';
 import { findUserByLogin } from './users';
+import { accountBudget } from './account-budget';
+import { recordSecurityEvent } from '../audit/security-events';
 import { verifyPassword } from './passwords';
-import type { SessionStore } from './sessions';
+import type { SessionClient, SessionStore } from './sessions';
 
 export type SignInResult =
-  | { kind: 'signed-in'; token: string }
+  | { kind: 'signed-in'; token: string; scope: SessionScope }
   /** First login: the session may only reset the password; `mailed` says whether a code is on its way. */
   | { kind: 'first-login'; token: string; mailed: boolean };
 
 interface Deps {
   sessions: SessionStore;
   codes: OneTimeCodeStore;
+  /**
+   * The scope an admin's right password opens: `full`, or a step still to take (the second factor,
+   * or setting one up). Given by the admin sign-in (mfa/); unset, the password alone signs in.
+   */
+  adminScope?: (userId: string) => Promise<SessionScope>;
 }
 
 /**
  * Checks credentials for the surface the user signs in on (student or admin). Unknown users and wrong
- * passwords get the same answer; failures are counted per account and per IP, and past the limit
- * every attempt is refused until the window passes.
+ * passwords get the same answer. Every attempt is counted before its password is checked, in
+ * `guardSignIn`'s windows, so a burst of parallel attempts gets no more checks than the limits.
  */
-export async function signIn(ctx: AppContext, deps: Deps, input: SignInBody, ip: string, surface: Role) {
-  const accountKey = `signin:account:${input.username.toLowerCase()}`;
-  const ipKey = `signin:ip:${ip}`;
-  const [account, fromIp] = await Promise.all([
-    ctx.rateCounter.peek(accountKey),
-    ctx.rateCounter.peek(ipKey),
-  ]);
-  const blocked = [
-    account.count >= SIGNIN_FAILURES_PER_ACCOUNT ? account.resetInMs : 0,
-    fromIp.count >= SIGNIN_FAILURES_PER_IP ? fromIp.resetInMs : 0,
-  ];
-  const waitMs = Math.max(...blocked);
-  if (waitMs > 0) throw tooManyRequests(serverMessages.tooManySignIns, Math.ceil(waitMs / 1000));
-
+export async function signIn(
+  ctx: AppContext,
+  deps: Deps,
+  input: SignInBody,
+  client: SessionClient,
+  surface: Role,
+) {
+  const { ip } = client;
   const user = await findUserByLogin(ctx.db, input.username);
+  const attempt = await guardSignIn(ctx, user, input.username, ip);
   if (!(await verifyPassword(user?.passwordHash, input.password)) || !user) {
-    await Promise.all([
-      ctx.rateCounter.hit(accountKey, SIGNIN_FAILURE_WINDOW_MS),
-      ctx.rateCounter.hit(ipKey, SIGNIN_FAILURE_WINDOW_MS),
-    ]);
+    const now = ctx.clock.now();
+    await recordSecurityEvent(ctx, now, { action: 'sign-in.failure', userId: user?.id ?? null, ip });
+    if (attempt.locksOnFailure)
+      await recordSecurityEvent(ctx, now, { action: 'sign-in.locked', userId: user!.id, ip });
     throw unauthorized(serverMessages.badCredentials);
   }
+  await attempt.succeeded();
   if (user.role !== surface) {
     throw forbidden(
       surface === 'student' ? serverMessages.adminOnStudentSignIn : serverMessages.studentOnAdminSignIn,
     );
   }
-  await ctx.rateCounter.reset(accountKey);
 
   const now = ctx.clock.now();
   await ctx.db.update(users).set({ lastSignInAt: now }).where(eq(users.id, user.id));
+  await recordSecurityEvent(ctx, now, { action: 'sign-in.success', userId: user.id, ip });
   const maxSessions = ctx.config.maxStudentSessions;
   if (user.role === 'student' && user.firstLogin) {
-    const token = await deps.sessions.create(user, 'reset', now, maxSessions);
+    const token = await deps.sessions.create(user, 'reset', now, maxSessions, { client });
     const mailed = await sendResetCode(ctx, deps.codes, user, { skipIfRecent: true });
     return { kind: 'first-login', token, mailed } satisfies SignInResult;
   }
-  const token = await deps.sessions.create(user, 'full', now, maxSessions);
-  return { kind: 'signed-in', token } satisfies SignInResult;
+  const scope = user.role === 'admin' && deps.adminScope ? await deps.adminScope(user.id) : 'full';
+  const token = await deps.sessions.create(user, scope, now, maxSessions, { client });
+  return { kind: 'signed-in', token, scope } satisfies SignInResult;
 }
+
+/**
+ * Takes the attempt's place in each window before the password is checked, or refuses it (429):
+ * - the account from this client (10 per 15 minutes): slows a guesser without locking the
+ *   rightful user out from their own address;
+ * - this client (100 per 15 minutes), whatever the account;
+ * - the account's day (100, accounts/account-budget.ts): past it the account is locked for every
+ *   client until the day passes or `npm run cli -- unlock USER`.
+ * Keys name the account itself, not the typed name (`Sam` and `sam` are one account); a name that
+ * matches no account is counted by the name in the same windows, so it answers alike.
+ * A refused attempt gives its places back (it checked nothing); so does one whose password was right.
+ */
+async function guardSignIn(ctx: AppContext, user: { id: string } | undefined, typed: string, ip: string) {
+  const account = user ? user.id : `name:${typed.toLowerCase()}`;
+  const windows = [
+    { key: `signin:pair:${account}:${ip}`, limit: SIGNIN_FAILURES_PER_ACCOUNT, ms: SIGNIN_FAILURE_WINDOW_MS },
+    { key: `signin:ip:${ip}`, limit: SIGNIN_FAILURES_PER_IP, ms: SIGNIN_FAILURE_WINDOW_MS },
+  ];
+  // Unknown names have no row: their day is a counter like the others.
+  if (!user)
+    windows.push({
+      key: `signin:day:${account}`,
+      limit: ACCOUNT_FAILURE_BUDGET,
+      ms: ACCOUNT_BUDGET_WINDOW_MS,
+    });
+  const taken: string[] = [];
+  let tookBudget = false;
+  const giveBack = async () => {
+    await Promise.all(taken.map((key) => ctx.rateCounter.giveBack(key)));
+    if (tookBudget) await signInBudget(ctx).giveBack(user!.id);
+  };
+  for (const window of windows) {
+    const { count, resetInMs } = await ctx.rateCounter.hit(window.key, window.ms);
+    taken.push(window.key);
+    if (count > window.limit) {
+      await giveBack();
+      const locked = window.limit === ACCOUNT_FAILURE_BUDGET;
+      throw tooManyRequests(
+        locked ? serverMessages.accountLocked : serverMessages.tooManySignIns,
+        Math.ceil(resetInMs / 1000),
+      );
+    }
+  }
+  if (user) {
+    const now = ctx.clock.now();
+    const count = await signInBudget(ctx).take(user.id, now);
+    tookBudget = true;
+    if (count > ACCOUNT_FAILURE_BUDGET) {
+      await giveBack();
+      throw tooManyRequests(serverMessages.accountLocked, Math.ceil(ACCOUNT_BUDGET_WINDOW_MS / 1000));
+    }
+    // This attempt, if it fails, is the day's last: the account locks with it.
+    return { succeeded: giveBack, locksOnFailure: count === ACCOUNT_FAILURE_BUDGET };
+  }
+  return { succeeded: giveBack, locksOnFailure: false };
+}
+
+const signInBudget = (ctx: AppContext) => accountBudget(ctx.db, 'sign-in', ACCOUNT_FAILURE_BUDGET);
 
 /**
  * Issues a code and mails it. Returns false when the mail could not be sent (the code is then

@@ -47,7 +47,7 @@ describe.each(testEngines())('student sign-in and first-login reset (%s)', (engi
       const cookie = res.headers.getSetCookie()[0]!;
       expect(cookie).toMatch(/^token=[\w-]{43};/);
       expect(cookie).toMatch(/HttpOnly/);
-      expect(cookie).not.toMatch(/Secure/); // plain HTTP: see plugins/session-cookie.int.test.ts
+      expect(cookie).not.toMatch(/Secure/); // plain HTTP: see http/session-cookie.int.test.ts
       expect(cookie).toMatch(/SameSite=Lax/);
       expect(cookie).toMatch(/Max-Age=86400/);
       const check = await client.get('/api/auth/check');

@@ -1,8 +1,9 @@
 import { parse } from 'csv-parse/sync';
 import { or, sql } from 'drizzle-orm';
+import { onUniqueViolation } from '../db/unique-violation';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
-import { badRequest } from '../errors';
+import { badRequest, conflict } from '../errors';
 import { defaultUsername, NewStudent } from '../../contract/students';
 import { generatePassword, hashPassword } from './passwords';
 import type { CreatedUser } from './users';
@@ -156,6 +157,14 @@ export async function previewStudentImport(db: Db, csv: string): Promise<ImportP
   };
 }
 
+/** A valid row of the file with its password (given or generated) and that password's hash. */
+interface PreparedStudent {
+  student: NonNullable<ParsedRow['input']>;
+  password: string;
+  generated: boolean;
+  hash: string;
+}
+
 /** Imports every row or none: any problem refuses the whole file with a 400 naming each bad line. */
 export async function commitStudentImport(db: Db, csv: string): Promise<CreatedUser[]> {
   const preview = await previewStudentImport(db, csv);
@@ -168,6 +177,19 @@ export async function commitStudentImport(db: Db, csv: string): Promise<CreatedU
       return { student, password, generated: !student.password, hash: await hashPassword(password) };
     }),
   );
+  // Another request may have taken a name since the preview: the file is then refused as a whole.
+  return onUniqueViolation(
+    () => insertAll(db, prepared),
+    async () => {
+      const again = await previewStudentImport(db, csv);
+      return again.valid
+        ? conflict('A student of this file was added meanwhile. Please try again.')
+        : badRequest(describeProblems(again), { preview: again });
+    },
+  );
+}
+
+async function insertAll(db: Db, prepared: PreparedStudent[]): Promise<CreatedUser[]> {
   return db.transaction(async (tx) => {
     const created: CreatedUser[] = [];
     for (const { student, password, generated, hash } of prepared) {

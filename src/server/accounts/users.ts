@@ -1,4 +1,5 @@
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { onUniqueViolation } from '../db/unique-violation';
 import type { Db } from '../db/client';
 import { users, type Role } from '../db/schema';
 import { adminMessages } from '../../contract/messages';
@@ -90,10 +91,17 @@ async function insertUser(
   const taken = await takenIdentifiers(db, { ...values, rollno: values.rollno ?? undefined });
   if (taken.length) throw conflict(takenMessage(taken));
   const initial = password ?? generatePassword();
-  const [row] = await db
-    .insert(users)
-    .values({ ...values, passwordHash: await hashPassword(initial) })
-    .returning();
+  const passwordHash = await hashPassword(initial);
+  // Another request may have taken a name since the check (two admins, a double submit).
+  const [row] = await onUniqueViolation(
+    () =>
+      db
+        .insert(users)
+        .values({ ...values, passwordHash })
+        .returning(),
+    async () =>
+      conflict(takenMessage(await takenIdentifiers(db, { ...values, rollno: values.rollno ?? undefined }))),
+  );
   return { ...pick(row!), generatedPassword: password ? undefined : initial };
 }
 

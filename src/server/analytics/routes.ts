@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import type { AccountRouteOptions } from '../accounts/student-routes';
+import type { RouteOptions } from '../http/route-options';
 import { registerRoutes } from '../http/route-table';
 import { COURSE_CSV_HEADER, courseAnalytics, courseCsv } from './course-grid';
 import { csvFileName, csvStream, type CsvValue } from './csv';
@@ -21,7 +21,7 @@ function sendCsv(
 }
 
 /** Learning analytics (base /api/admin/analytics), admins only; `?format=csv` downloads the same answer. */
-export const analyticsRoutes: FastifyPluginAsync<AccountRouteOptions> = async (app, { ctx, auth }) => {
+export const analyticsRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx, auth }) => {
   registerRoutes(app, auth, {
     'GET /api/admin/analytics/videos/:videoId': async ({ params, query, reply }) => {
       const analytics = await videoAnalytics(ctx.db, params.videoId, ctx.clock.now());

@@ -7,7 +7,7 @@ import type { Db } from '../db/client';
 import { notFound } from '../errors';
 import { isAtRisk } from './at-risk';
 import type { CsvValue } from './csv';
-import { lastDays } from './days';
+import { lastDays } from '../progress/days';
 import { iso, num, round4, rowsOf, shareOf } from './queries';
 
 /**

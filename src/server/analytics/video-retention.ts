@@ -1,5 +1,11 @@
 import { sql } from 'drizzle-orm';
-import type { AnalyticsCourseRef, RetentionBucket, VideoAnalytics } from '../../contract/analytics';
+import {
+  QUESTION_BUCKET_SECONDS,
+  type AnalyticsCourseRef,
+  type QuestionBucket,
+  type RetentionBucket,
+  type VideoAnalytics,
+} from '../../contract/analytics';
 import { adminMessages } from '../../contract/messages';
 import { BUCKET_SECONDS } from '../../contract/progress';
 import { isUuid } from '../db/ids';
@@ -78,6 +84,7 @@ export async function videoAnalytics(db: Db, videoId: string, now: Date): Promis
     bucket.viewers = num(c.viewers);
     bucket.plays = Math.round((num(c.playedMs) / 1000 / length) * 100) / 100;
   }
+  const questionBuckets = await questionCounts(db, video.id, duration);
   const withAccess = num(audience?.withAccess);
   const completed = num(audience?.completed);
   const course: AnalyticsCourseRef | null = video.courseId
@@ -93,7 +100,30 @@ export async function videoAnalytics(db: Db, videoId: string, now: Date): Promis
     medianShareWatched: shareOf(num(audience?.median), duration),
     biggestDropOff: biggestDropOff(buckets),
     buckets,
+    questionBucketSeconds: QUESTION_BUCKET_SECONDS,
+    questionBuckets,
   };
+}
+
+/**
+ * Where students got lost: questions asked per QUESTION_BUCKET_SECONDS of the video (hidden ones
+ * left out), one bucket for every step of the video; a moment at the very end counts in the last.
+ */
+async function questionCounts(db: Db, videoId: string, duration: number): Promise<QuestionBucket[]> {
+  const size = QUESTION_BUCKET_SECONDS;
+  const total = Math.max(1, Math.ceil(duration / size));
+  const rows = await rowsOf<{ bucket: number; n: number }>(
+    db,
+    sql`select least(floor(t / ${size})::int, ${total - 1}::int) as bucket, count(*)::int as n
+        from questions where video_id = ${videoId} and status <> 'hidden'
+        group by 1 order by 1`,
+  );
+  const buckets = Array.from({ length: total }, (_, i) => ({ start: i * size, questions: 0 }));
+  for (const r of rows) {
+    const bucket = buckets[num(r.bucket)];
+    if (bucket) bucket.questions = num(r.n);
+  }
+  return buckets;
 }
 
 export const VIDEO_CSV_HEADER = [

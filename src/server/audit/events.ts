@@ -1,5 +1,5 @@
-import { aliasedTable, desc, eq } from 'drizzle-orm';
-import type { AccessAction } from '../../contract/admin-students';
+import { aliasedTable, and, desc, eq, inArray } from 'drizzle-orm';
+import { AccessAction } from '../../contract/admin-students';
 import type { Db } from '../db/client';
 import { auditEvents, courses, users, videos } from '../db/schema';
 
@@ -40,29 +40,32 @@ export async function recordAccessEvents(db: Db, at: Date, events: AccessEvent[]
 
 const actors = aliasedTable(users, 'actor');
 
-/** A student's access events, newest first, with who made them and on what. One query. */
+/** A student's access events (not their other audit rows), newest first, with who made them and on what. One query. */
 export async function accessHistoryOf(db: Db, studentId: string, limit = 500) {
-  return db
-    .select({
-      id: auditEvents.id,
-      at: auditEvents.at,
-      action: auditEvents.action,
-      oldExpiration: auditEvents.oldExpiration,
-      newExpiration: auditEvents.newExpiration,
-      reason: auditEvents.reason,
-      details: auditEvents.details,
-      videoId: auditEvents.videoId,
-      actor: { id: actors.id, name: actors.name, username: actors.username },
-      course: { id: courses.id, name: courses.name, batch: courses.batch },
-      videoTitle: videos.title,
-    })
-    .from(auditEvents)
-    .leftJoin(actors, eq(actors.id, auditEvents.actorId))
-    .leftJoin(courses, eq(courses.id, auditEvents.courseId))
-    .leftJoin(videos, eq(videos.id, auditEvents.videoId))
-    .where(eq(auditEvents.studentId, studentId))
-    .orderBy(desc(auditEvents.at), desc(auditEvents.id))
-    .limit(limit);
+  return (
+    db
+      .select({
+        id: auditEvents.id,
+        at: auditEvents.at,
+        action: auditEvents.action,
+        oldExpiration: auditEvents.oldExpiration,
+        newExpiration: auditEvents.newExpiration,
+        reason: auditEvents.reason,
+        details: auditEvents.details,
+        videoId: auditEvents.videoId,
+        actor: { id: actors.id, name: actors.name, username: actors.username },
+        course: { id: courses.id, name: courses.name, batch: courses.batch },
+        videoTitle: videos.title,
+      })
+      .from(auditEvents)
+      .leftJoin(actors, eq(actors.id, auditEvents.actorId))
+      .leftJoin(courses, eq(courses.id, auditEvents.courseId))
+      .leftJoin(videos, eq(videos.id, auditEvents.videoId))
+      // Only access events: the log also holds a student's password resets and security events.
+      .where(and(eq(auditEvents.studentId, studentId), inArray(auditEvents.action, AccessAction.options)))
+      .orderBy(desc(auditEvents.at), desc(auditEvents.id))
+      .limit(limit)
+  );
 }
 
 export type AccessHistoryRow = Awaited<ReturnType<typeof accessHistoryOf>>[number];

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { backupMessages } from '../../contract/backups';
-import type { AccountRouteOptions } from '../accounts/student-routes';
+import type { RouteOptions } from '../http/route-options';
 import { isUuid } from '../db/ids';
 import { notFound, tooManyRequests } from '../errors';
 import { registerRoutes } from '../http/route-table';
@@ -11,7 +11,7 @@ import { backupOverview, requestBackup } from './service';
 const REQUESTS_PER_ADMIN = 30;
 const REQUEST_WINDOW_MS = 10 * 60_000;
 
-export interface BackupRouteOptions extends AccountRouteOptions {
+export interface BackupRouteOptions extends RouteOptions {
   /** Wakes this process's job runner so a queued backup starts now rather than at the next poll. */
   wakeJobs?: () => void;
 }

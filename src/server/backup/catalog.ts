@@ -1,5 +1,5 @@
 import { BackupError } from './errors';
-import { BACKUP_ID, manifestKey, objectKey, parseManifest, type Manifest } from './manifest';
+import { BACKUP_ID, manifestKey, objectKey, parseManifest, type ReadManifest } from './manifest';
 import { openTarget, type BackupTarget } from './target';
 import type { BackupContext, BackupListing, PruneOptions, PruneResult } from './types';
 
@@ -11,19 +11,21 @@ export async function completeIds(target: BackupTarget): Promise<string[]> {
   return ids.sort().reverse();
 }
 
-export async function readManifest(target: BackupTarget, id: string): Promise<Manifest> {
+/** A backup's manifest as stored, its seal not checked yet (openManifest checks it). */
+export async function readManifest(target: BackupTarget, id: string): Promise<ReadManifest> {
   if (!BACKUP_ID.test(id)) throw new BackupError(`"${id}" is not a backup id (see backup:list).`);
   const bytes = await target.readBytes(manifestKey(id));
   if (!bytes) throw new BackupError(`No complete backup ${id} at ${target.label} (see backup:list).`);
   return parseManifest(bytes, id);
 }
 
-export async function latestManifest(target: BackupTarget): Promise<Manifest | undefined> {
+export async function latestManifest(target: BackupTarget): Promise<ReadManifest | undefined> {
   const [id] = await completeIds(target);
   return id ? readManifest(target, id) : undefined;
 }
 
-const listingOf = (m: Manifest): BackupListing => ({
+/** What listing shows, read from the manifest without checking its seal (that costs a scrypt per backup). */
+const listingOf = ({ manifest: m, seal }: ReadManifest): BackupListing => ({
   id: m.id,
   createdAt: m.createdAt,
   bytes: m.database.size + m.media.reduce((sum, o) => sum + o.size, 0),
@@ -32,6 +34,8 @@ const listingOf = (m: Manifest): BackupListing => ({
   lecternVersion: m.lecternVersion,
   lastMigration: m.lastMigration,
   signingKeyIncluded: m.signingKey.sealed !== null,
+  videosWithoutKeys: m.videoSecrets.included ? 0 : m.videoSecrets.videos,
+  encrypted: seal !== null,
   excludedUploads: m.excludedUploads.length,
 });
 
@@ -65,7 +69,7 @@ export async function pruneBackups(
     // Objects written after the newest kept snapshot may belong to a backup running elsewhere now.
     let cutoff = 0;
     for (const id of kept) {
-      const m = await readManifest(target, id);
+      const { manifest: m } = await readManifest(target, id);
       cutoff = Math.max(cutoff, Date.parse(m.createdAt));
       referenced.add(objectKey(m.database.sha256));
       for (const o of m.media) referenced.add(objectKey(o.sha256));

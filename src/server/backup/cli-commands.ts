@@ -1,8 +1,10 @@
 import { createInterface } from 'node:readline/promises';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import { listBackups } from './catalog';
 import { BackupError } from './errors';
 import { restoreBackup } from './restore';
+import { videosNeedRekey } from '../../contract/backups';
 import type { BackupProgress, BackupSummary } from './types';
 import { verifyBackup } from './verify';
 
@@ -33,6 +35,7 @@ export function printBackupSummary(s: BackupSummary): void {
     console.log(
       'The signing key is not inside (BACKUP_PASSPHRASE is unset): keep SIGNING_KEY or DATA_DIR/signing.key somewhere safe, a restore asks for it.',
     );
+  if (s.videosWithoutKeys) console.log(videosNeedRekey(s.videosWithoutKeys));
 }
 
 /** Asks for the signing key at the terminal. */
@@ -59,6 +62,8 @@ export async function backupCommand(
   config: Readonly<Config>,
   values: Values,
   positionals: string[],
+  /** Where `restore` logs its security event (the CLI's own logger). */
+  logger?: FastifyBaseLogger,
 ): Promise<number> {
   const from = typeof values.from === 'string' ? values.from : undefined;
   if (command === 'backup:list') {
@@ -69,7 +74,7 @@ export async function backupCommand(
     }
     for (const b of backups)
       console.log(
-        `${b.id}  ${b.createdAt}  ${mb(b.bytes).padStart(10)}  ${String(b.objects).padStart(6)} objects  ${b.engine}  ${b.lastMigration}${b.signingKeyIncluded ? '' : '  (no signing key)'}`,
+        `${b.id}  ${b.createdAt}  ${mb(b.bytes).padStart(10)}  ${String(b.objects).padStart(6)} objects  ${b.engine}  ${b.lastMigration}${b.encrypted ? '  encrypted' : ''}${b.signingKeyIncluded ? '' : '  (no signing key)'}${b.videosWithoutKeys ? `  (no keys of ${b.videosWithoutKeys} videos: media:rekey after a restore)` : ''}`,
       );
     return 0;
   }
@@ -78,8 +83,13 @@ export async function backupCommand(
   if (command === 'backup:verify') {
     const report = await verifyBackup({ config }, id, { target: from });
     console.log(
-      `Backup ${id} is sound: ${report.tables} tables (${report.rows} rows) match the manifest, ${report.objects} objects (${mb(report.bytes)}) match their SHA-256.`,
+      `Backup ${id} is sound: ${report.sealed ? 'its manifest is authentic, ' : ''}${report.tables} tables (${report.rows} rows) match the manifest, ${report.objects} objects (${mb(report.bytes)}) match their SHA-256.`,
     );
+    if (!report.sealed)
+      console.log(
+        'It is not sealed (no BACKUP_PASSPHRASE when it was taken): nothing proves Lectern wrote it as it is.',
+      );
+    if (report.videosWithoutKeys) console.log(videosNeedRekey(report.videosWithoutKeys));
     return 0;
   }
   const store = values['media-store'];
@@ -93,6 +103,8 @@ export async function backupCommand(
     signingKey: typeof values['signing-key'] === 'string' ? values['signing-key'] : undefined,
     askSigningKey,
     onLine: (line) => console.log(line),
+    by: 'cli',
+    logger,
   });
   return 0;
 }

@@ -1,23 +1,27 @@
 import { createWriteStream } from 'node:fs';
+import { hostname, userInfo } from 'node:os';
 import { execFile } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
-import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import type pg from 'pg';
+import type { FastifyBaseLogger } from 'fastify';
+import pino from 'pino';
+import { logSecurityEvent, recordSecurityEvent } from '../audit/security-events';
 import type { Config } from '../config';
 import { openDatabase, type Database } from '../db/client';
 import { createMediaStores, type MediaStore, type MediaStores } from '../media/store';
 import { LocalStore } from '../media/store/local-store';
 import { loadSigningKey } from '../signing-key';
+import { storedSecretsState, wrapStoredSecrets } from '../videos/video-secrets';
 import { readManifest } from './catalog';
-import { checkObjects, compareTables, readDump } from './checks';
-import { loadDump, rawClient, tableStats } from './database';
+import { checkDump, checkObjects, loadBackup } from './checks';
+import type { BackupKeys } from './encryption';
 import { BackupError } from './errors';
-import { FORMAT_VERSION, objectKey, type Manifest } from './manifest';
+import { FORMAT_VERSION, objectKey, openManifest, type Manifest } from './manifest';
 import { runBackup } from './run-backup';
+import { videoKeysUnreadable, videosNeedRekey } from '../../contract/backups';
 import { keyFingerprint, matchSigningKey, openSigningKey } from './secrets';
 import { openTarget, type BackupTarget } from './target';
 import type { RestoreOptions, RestoreReport } from './types';
@@ -37,18 +41,112 @@ export async function restoreBackup(
   id: string,
   options: RestoreOptions = {},
 ): Promise<RestoreReport> {
+  // JSON lines by default; the CLI passes its own logger (pretty on a terminal).
+  const logger = options.logger ?? (pino({ level: config.logLevel }) as unknown as FastifyBaseLogger);
+  const event = {
+    backupId: id,
+    from: options.from ?? config.backup.target,
+    by: options.by ?? 'cli',
+    osUser: osUser(),
+    host: hostname(),
+    replace: options.replace === true,
+  };
+  const reached = { database: false };
+  try {
+    const report = await restore(config, id, options, reached);
+    const details = {
+      ...event,
+      outcome: 'restored',
+      engine: report.engine,
+      replacedBackupId: report.replacedBackupId ?? null,
+      signingKey: report.signingKey,
+      videosWithoutKeys: report.videosWithoutKeys,
+      secretsWrapped: report.secretsWrapped,
+    };
+    await recordRestoreEvent(config, options, logger, 'backup.restored', details);
+    return report;
+  } catch (error) {
+    const details = { ...event, outcome: 'failed', reason: oneLine(error) };
+    // Into the install only when the restore got as far as its database: a refused restore into a
+    // fresh DATA_DIR leaves it empty (nothing written), an attempt over a running school is kept.
+    await recordRestoreEvent(config, options, logger, 'backup.restore-failed', details, reached.database);
+    throw error;
+  }
+}
+
+const osUser = () => {
+  try {
+    return userInfo().username;
+  } catch {
+    return 'unknown';
+  }
+};
+
+/** The failure's first line, a URL's password masked (a database error may quote its URL). */
+const oneLine = (error: unknown) =>
+  (error instanceof Error ? error.message : String(error))
+    .split('\n')[0]!
+    .replace(/\/\/([^/\s:@]+):[^@\s]*@/g, '//$1:•••@')
+    .slice(0, 500);
+
+/**
+ * A restore as a security event: one JSON log line (`security event`, like sign-in failures) and an
+ * audit row in the database restored into. Names the backup, its source, who ran it and the
+ * outcome; never a passphrase or key (an error's text is the restore's own sentence).
+ */
+async function recordRestoreEvent(
+  config: Readonly<Config>,
+  options: RestoreOptions,
+  logger: FastifyBaseLogger,
+  action: 'backup.restored' | 'backup.restore-failed',
+  details: Record<string, unknown>,
+  intoDatabase = true,
+): Promise<void> {
+  const url = options.databaseUrl ?? config.databaseUrl;
+  let database: Database | undefined;
+  try {
+    if (!intoDatabase) {
+      logSecurityEvent(logger, { action, userId: null, details });
+      return;
+    }
+    database = await openDatabase({ url, dataDir: config.dataDir, migrate: false });
+    const { rows } = await database.db.execute<{ present: boolean }>(
+      sql`select to_regclass('public.audit_events') is not null as present`,
+    );
+    if (rows[0]?.present)
+      await recordSecurityEvent({ db: database.db, logger }, new Date(), { action, userId: null, details });
+    else logSecurityEvent(logger, { action, userId: null, details });
+  } catch (error) {
+    logSecurityEvent(logger, { action, userId: null, details });
+    logger.error({ err: error, backupId: details.backupId }, 'could not write the restore to the audit log');
+  } finally {
+    await database?.close();
+  }
+}
+
+async function restore(
+  config: Readonly<Config>,
+  id: string,
+  options: RestoreOptions,
+  reached: { database: boolean },
+): Promise<RestoreReport> {
   const say = options.onLine ?? (() => {});
   const source = openTarget(config.backup, options.from, config.s3);
   try {
-    const manifest = await readManifest(source, id);
+    // The seal first: nothing else of the backup is read before it checks out.
+    const { manifest, keys } = await openManifest(await readManifest(source, id), config.backup.passphrase);
     if (manifest.formatVersion > FORMAT_VERSION || !knowsMigration(manifest.lastMigration))
       throw new BackupError(
         `Backup ${id} was made by a newer Lectern (${manifest.lecternVersion}, migration ${manifest.lastMigration}): upgrade this install first.`,
       );
-    const key = await signingKeyOf(manifest, config, options);
+    if (!keys && config.backup.passphrase)
+      say(
+        `Backup ${id} is not sealed (taken ${manifest.formatVersion < 2 ? 'by an older Lectern' : 'without BACKUP_PASSPHRASE'}): nothing proves Lectern wrote it as it is.`,
+      );
+    const key = await signingKeyOf(manifest, keys, config, options);
     say(`Checking backup ${id} (${manifest.media.length} objects)…`);
-    const dump = await readDump(source, manifest);
-    await checkObjects(source, manifest);
+    await checkDump(source, manifest, keys);
+    await checkObjects(source, manifest, keys);
 
     const target: Readonly<Config> = {
       ...config,
@@ -61,6 +159,7 @@ export async function restoreBackup(
     let database: Database | undefined;
     try {
       database = await openDatabase({ url: target.databaseUrl, dataDir: target.dataDir });
+      reached.database = true;
       const contents = await installContents(database, stores.current);
       let replacedBackupId: string | undefined;
       if (contents) {
@@ -87,12 +186,23 @@ export async function restoreBackup(
       say(`Restoring ${manifest.media.length} media objects to the ${stores.current.kind} store…`);
       const bytes = await restoreMedia(source, manifest, stores);
       say(`Restoring the database (${manifest.engine} backup into ${database.kind})…`);
-      const counts = await restoreDatabase(database, manifest, dump, stores.current.kind);
+      const counts = await loadBackup(database, source, manifest, keys);
+      await pointVideosAt(database, stores.current.kind);
       await database.close();
       database = undefined;
       // Opening runs the migrations this code has and the backup had not.
       database = await openDatabase({ url: target.databaseUrl, dataDir: target.dataDir });
       const signingKey = await installSigningKey(key, target);
+      const videosWithoutKeys = manifest.videoSecrets.included ? 0 : manifest.videoSecrets.videos;
+      if (videosWithoutKeys) say(videosNeedRekey(videosWithoutKeys));
+      // A backup from before video keys were wrapped holds them plain: wrapped now, under the key
+      // just installed. Keys that do not open with it are named (the doctor says the same).
+      const secrets = { db: database.db, signingKey: key.key };
+      const secretsWrapped = await wrapStoredSecrets(secrets);
+      if (secretsWrapped)
+        say(`Wrapped ${secretsWrapped} video key(s) and secret(s) stored plain under the signing key.`);
+      const { videosUnreadable } = await storedSecretsState(secrets);
+      if (videosUnreadable) say(videoKeysUnreadable(videosUnreadable));
       say(
         `Restored backup ${id}: ${counts.tables} tables (${counts.rows} rows), ${manifest.media.length} objects (${(bytes / 1e6).toFixed(1)} MB), signing key ${signingKey === 'configured' ? 'from SIGNING_KEY' : 'written to DATA_DIR/signing.key'}.`,
       );
@@ -104,6 +214,8 @@ export async function restoreBackup(
         bytes,
         replacedBackupId,
         signingKey: signingKey === 'configured' ? 'configured' : key.origin,
+        videosWithoutKeys,
+        secretsWrapped,
       };
     } finally {
       await database?.close();
@@ -117,12 +229,19 @@ export async function restoreBackup(
 /** The backup's signing key: decrypted with BACKUP_PASSPHRASE, or given (flag, prompt, SIGNING_KEY) and checked. */
 async function signingKeyOf(
   manifest: Manifest,
+  keys: BackupKeys | undefined,
   config: Readonly<Config>,
   options: RestoreOptions,
 ): Promise<{ key: Buffer; origin: 'from-backup' | 'given' }> {
   const { sealed, fingerprint } = manifest.signingKey;
-  if (sealed && config.backup.passphrase)
-    return { key: await openSigningKey(sealed, config.backup.passphrase), origin: 'from-backup' };
+  if (sealed && (keys || config.backup.passphrase)) {
+    const key = await openSigningKey(sealed, keys ? { keys } : { passphrase: config.backup.passphrase! });
+    if (keyFingerprint(key) !== fingerprint)
+      throw new BackupError(
+        `Backup ${manifest.id}: its signing key does not match its fingerprint. Nothing was restored.`,
+      );
+    return { key, origin: 'from-backup' };
+  }
   const candidates = [options.signingKey, config.signingKey].filter((k): k is string => Boolean(k));
   for (const given of candidates) {
     const key = matchSigningKey(given, fingerprint);
@@ -218,41 +337,7 @@ async function restoreMedia(source: BackupTarget, manifest: Manifest, stores: Me
   return bytes;
 }
 
-/** Loads the dump on one connection, compares every table with the manifest, then points videos at their new store. */
-async function restoreDatabase(
-  database: Database,
-  manifest: Manifest,
-  dump: string,
-  storeKind: 'local' | 's3',
-): Promise<{ tables: number; rows: number }> {
-  const client = rawClient(database.db);
-  const run = async <T>(work: (exec: (sql: string) => Promise<{ rows: unknown[] }>) => Promise<T>) => {
-    if (database.kind === 'pglite') {
-      const pglite = client as PGlite;
-      return work(async (sql) => {
-        const results = await pglite.exec(sql);
-        return { rows: results.at(-1)?.rows ?? [] };
-      });
-    }
-    const conn = await (client as pg.Pool).connect();
-    try {
-      return await work(async (sql) => {
-        const result = (await conn.query(sql)) as unknown as pg.QueryResult | pg.QueryResult[];
-        return { rows: Array.isArray(result) ? (result.at(-1)?.rows ?? []) : result.rows };
-      });
-    } finally {
-      conn.release(true);
-    }
-  };
-  return run(async (exec) => {
-    await loadDump(exec, dump);
-    await exec(`SET TimeZone = 'UTC'`);
-    const found = await tableStats(async (sql) => (await exec(sql)).rows as never);
-    compareTables(manifest, found);
-    await exec(`UPDATE public.videos SET store = '${storeKind}' WHERE store <> '${storeKind}'`);
-    return {
-      tables: Object.keys(found).length,
-      rows: Object.values(found).reduce((sum, t) => sum + t.rows, 0),
-    };
-  });
+/** The restored videos' files are in `storeKind` now, whichever store they were in before. */
+async function pointVideosAt(database: Database, storeKind: 'local' | 's3'): Promise<void> {
+  await database.db.execute(sql`UPDATE videos SET store = ${storeKind} WHERE store <> ${storeKind}`);
 }

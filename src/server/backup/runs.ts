@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { BackupRun as BackupRunView } from '../../contract/backups';
+import { isUniqueViolation } from '../db/unique-violation';
 import type { Db } from '../db/client';
 import { backupRuns, jobs, users, type BackupTrigger } from '../db/schema';
 import { enqueueJob } from '../jobs/queue';
@@ -16,13 +17,6 @@ export const retryDelayMs = (attempt: number) =>
   RETRY_DELAYS_MS[Math.min(attempt - 1, RETRY_DELAYS_MS.length - 1)]!;
 
 const ACTIVE = ['queued', 'running'] as const;
-
-/** Postgres' unique violation, from node-postgres or PGlite (wrapped by drizzle in `cause`). */
-const isUniqueViolation = (error: unknown): boolean => {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e)
-    if (e.code === '23505') return true;
-  return false;
-};
 
 export async function activeRun(db: Db): Promise<BackupRunRow | undefined> {
   const [row] = await db

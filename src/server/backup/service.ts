@@ -114,6 +114,7 @@ export async function backupOverview(
   return {
     runs,
     targetProblem: problem,
+    keysLeftOut: ctx.config.backup.passphrase ? null : backupMessages.keysLeftOut,
     active: active ? presentRun(active) : null,
     lastFailure: failure ? presentRun(failure) : null,
     lastSuccessAt: success?.toISOString() ?? null,

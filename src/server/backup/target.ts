@@ -1,8 +1,8 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { pipeline } from 'node:stream/promises';
 import {
@@ -18,6 +18,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import type { BackupConfig, S3Config } from '../config';
 import { createS3Client, isNotFound, statusOf } from '../media/store/s3-client';
+import { CopyWorkers } from './copy-workers';
 import { BackupError, BackupTargetUnavailableError } from './errors';
 import { objectKey } from './manifest';
 
@@ -46,6 +47,13 @@ export interface BackupTarget {
     body: Readable,
     size: number,
   ) => Promise<{ sha256: string; size: number; written: boolean }>;
+  /**
+   * Writes a stream of unknown length under `objects/<its sha256>`, hashing it on the way (the
+   * database dump). Answers the hash and the bytes written.
+   */
+  writeContent(body: AsyncIterable<Buffer>): Promise<{ sha256: string; size: number }>;
+  /** Folders only: copies a local file in by content on a worker thread (copy-workers.ts). */
+  readonly copyFile?: (source: string) => Promise<{ sha256: string; size: number; written: boolean }>;
   /** Copies an object of `bucket` (reachable with these credentials) without moving its bytes through us. */
   readonly serverSideCopy?: (bucket: string, from: string, key: string) => Promise<void>;
   close(): void;
@@ -102,11 +110,29 @@ function unreachable(label: string, error: unknown): BackupError {
 /** Objects up to this size are read into memory whole (8 copy workers: at most 32 MB held). */
 const IN_MEMORY_BYTES = 4 * 1024 * 1024;
 
+/**
+ * A backup folder is the school's data: only Lectern's user reads it. Files 0600 and folders 0700
+ * as they are made (umask cannot widen these), and the folder itself 0700 at every check, which
+ * also closes what earlier versions wrote 0644/0755 beneath it.
+ */
+const FILE_MODE = 0o600;
+const FOLDER_MODE = 0o700;
+
 class FolderTarget implements BackupTarget {
   constructor(readonly label: string) {}
 
   /** Folders this target made already: one mkdir per folder, not one per object. */
   private readonly folders = new Set<string>();
+
+  private readonly workers = new CopyWorkers();
+
+  readonly copyFile = async (source: string) => {
+    try {
+      return await this.workers.copy(source, this.label);
+    } catch (error) {
+      throw unreachable(this.label, error);
+    }
+  };
 
   readonly putContent = async (body: Readable, size: number) => {
     if (size <= IN_MEMORY_BYTES) {
@@ -136,7 +162,7 @@ class FolderTarget implements BackupTarget {
             yield chunk;
           }
         },
-        createWriteStream(temp, { highWaterMark: 1024 * 1024 }),
+        createWriteStream(temp, { highWaterMark: 1024 * 1024, mode: FILE_MODE }),
       );
       const sha256 = hash.digest('hex');
       const final = this.file(objectKey(sha256));
@@ -153,9 +179,14 @@ class FolderTarget implements BackupTarget {
     }
   };
 
+  async writeContent(body: AsyncIterable<Buffer>) {
+    const { sha256, size } = await this.putContent(Readable.from(body), Infinity);
+    return { sha256, size };
+  }
+
   private async mkdir(folder: string) {
     if (this.folders.has(folder)) return;
-    await mkdir(folder, { recursive: true });
+    await mkdir(folder, { recursive: true, mode: FOLDER_MODE });
     this.folders.add(folder);
   }
 
@@ -165,7 +196,11 @@ class FolderTarget implements BackupTarget {
 
   async check() {
     try {
-      await mkdir(this.label, { recursive: true });
+      await mkdir(this.label, { recursive: true, mode: FOLDER_MODE });
+      // A folder someone else owns (a shared mount) keeps its mode; what Lectern writes is still 0600.
+      await chmod(this.label, FOLDER_MODE).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EPERM') throw error;
+      });
       // Unique per call: a readiness probe and a backup may check the same folder at once.
       const probe = this.file(`.probe-${process.pid}-${randomBytes(4).toString('hex')}`);
       await writeFile(probe, '');
@@ -178,27 +213,28 @@ class FolderTarget implements BackupTarget {
   }
 
   async list(prefix: string) {
-    const out: TargetObject[] = [];
-    const walk = async (dir: string, keyPrefix: string) => {
+    // Each folder's entries stat'ed at once (as the local store lists): thousands of objects.
+    const walk = async (dir: string, keyPrefix: string): Promise<TargetObject[]> => {
       let entries;
       try {
         entries = await readdir(dir, { withFileTypes: true });
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
         throw unreachable(this.label, error);
       }
-      for (const entry of entries) {
-        const key = `${keyPrefix}${entry.name}`;
-        if (entry.isDirectory()) await walk(path.join(dir, entry.name), `${key}/`);
-        else if (!entry.name.includes('.tmp-')) {
+      const found = await Promise.all(
+        entries.map(async (entry): Promise<TargetObject[]> => {
+          const key = `${keyPrefix}${entry.name}`;
+          if (entry.isDirectory()) return walk(path.join(dir, entry.name), `${key}/`);
+          if (entry.name.includes('.tmp-')) return [];
           const info = await stat(path.join(dir, entry.name));
-          out.push({ key, size: info.size, modifiedAt: info.mtimeMs });
-        }
-      }
+          return [{ key, size: info.size, modifiedAt: info.mtimeMs }];
+        }),
+      );
+      return found.flat();
     };
     const base = prefix.endsWith('/') ? prefix : prefix.slice(0, prefix.lastIndexOf('/') + 1);
-    await walk(this.file(base), base);
-    return out.filter((o) => o.key.startsWith(prefix));
+    return (await walk(this.file(base), base)).filter((o) => o.key.startsWith(prefix));
   }
 
   async readBytes(key: string) {
@@ -231,12 +267,12 @@ class FolderTarget implements BackupTarget {
   }
 
   writeBytes(key: string, bytes: Buffer) {
-    return this.atomically(key, (temp) => writeFile(temp, bytes));
+    return this.atomically(key, (temp) => writeFile(temp, bytes, { mode: FILE_MODE }));
   }
 
   writeStream(key: string, body: Readable) {
     return this.atomically(key, (temp) =>
-      pipeline(body, createWriteStream(temp, { highWaterMark: 1024 * 1024 })),
+      pipeline(body, createWriteStream(temp, { highWaterMark: 1024 * 1024, mode: FILE_MODE })),
     );
   }
 
@@ -244,7 +280,9 @@ class FolderTarget implements BackupTarget {
     for (const key of keys) await rm(this.file(key), { force: true });
   }
 
-  close() {}
+  close() {
+    this.workers.close();
+  }
 }
 
 class S3Target implements BackupTarget {
@@ -257,20 +295,20 @@ class S3Target implements BackupTarget {
     private readonly prefix: string,
     sameService: boolean,
   ) {
-    if (sameService)
-      this.serverSideCopy = async (bucket, from, key) => {
-        try {
-          await this.client.send(
-            new CopyObjectCommand({
-              Bucket: this.bucket,
-              Key: this.key(key),
-              CopySource: `${bucket}/${from.split('/').map(encodeURIComponent).join('/')}`,
-            }),
-          );
-        } catch (error) {
-          throw unreachable(this.label, error);
-        }
-      };
+    if (sameService) this.serverSideCopy = (bucket, from, key) => this.copy(bucket, from, key);
+  }
+
+  /** CopyObject: the bytes stay inside the service. */
+  private async copy(bucket: string, from: string, key: string) {
+    await this.send(() =>
+      this.client.send(
+        new CopyObjectCommand({
+          Bucket: this.bucket,
+          Key: this.key(key),
+          CopySource: `${bucket}/${from.split('/').map(encodeURIComponent).join('/')}`,
+        }),
+      ),
+    );
   }
 
   private key(key: string) {
@@ -348,6 +386,34 @@ class S3Target implements BackupTarget {
         }).done();
       }
     });
+  }
+
+  async writeContent(body: AsyncIterable<Buffer>) {
+    // The key is the content's hash, known at the end: uploaded under a temporary key (pruned
+    // like any unreferenced object if the backup dies), then copied inside the bucket.
+    const temp = `objects/.tmp-${randomBytes(8).toString('hex')}`;
+    const hash = createHash('sha256');
+    let size = 0;
+    const hashed = async function* () {
+      for await (const chunk of body) {
+        hash.update(chunk);
+        size += chunk.length;
+        yield chunk;
+      }
+    };
+    await this.send(() =>
+      new Upload({
+        client: this.client,
+        params: { Bucket: this.bucket, Key: this.key(temp), Body: Readable.from(hashed()) },
+      }).done(),
+    );
+    const sha256 = hash.digest('hex');
+    try {
+      await this.copy(this.bucket, this.key(temp), objectKey(sha256));
+    } finally {
+      await this.delete([temp]);
+    }
+    return { sha256, size };
   }
 
   async exists(key: string) {

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context';
 
 /**
@@ -51,6 +52,8 @@ export interface BackupSummary {
   target: string;
   /** False when BACKUP_PASSPHRASE is unset: the restore then asks for the signing key. */
   signingKeyIncluded: boolean;
+  /** Videos whose segment keys and forensic secrets were left out (no BACKUP_PASSPHRASE): restored, they need `media:rekey`. */
+  videosWithoutKeys: number;
 }
 
 /** A complete backup at a target (one whose manifest was written). */
@@ -65,6 +68,10 @@ export interface BackupListing {
   lecternVersion: string;
   lastMigration: string;
   signingKeyIncluded: boolean;
+  /** As BackupSummary's: videos that need `media:rekey` once restored from this backup. */
+  videosWithoutKeys: number;
+  /** Format 2 with BACKUP_PASSPHRASE: the dump encrypted and the manifest sealed. */
+  encrypted: boolean;
   excludedUploads: number;
 }
 
@@ -93,6 +100,9 @@ export interface VerifyReport {
   rows: number;
   objects: number;
   bytes: number;
+  /** The manifest's seal checked out (BACKUP_PASSPHRASE); false: nothing proves who wrote the backup. */
+  sealed: boolean;
+  videosWithoutKeys: number;
 }
 
 export interface RestoreOptions {
@@ -112,6 +122,10 @@ export interface RestoreOptions {
   askSigningKey?: () => Promise<string>;
   /** What the restore is doing, one line at a time (the CLI prints them). */
   onLine?: (line: string) => void;
+  /** Who runs the restore, for its security event (default `cli`). */
+  by?: string;
+  /** Where the restore's security event is logged (default: a logger for `config`). */
+  logger?: FastifyBaseLogger;
 }
 
 export interface RestoreReport {
@@ -124,4 +138,8 @@ export interface RestoreReport {
   /** Id of the backup taken of what `--replace` replaced. */
   replacedBackupId: string | undefined;
   signingKey: 'from-backup' | 'given' | 'configured';
+  /** Restored videos without their segment keys (a backup taken without BACKUP_PASSPHRASE): they need `media:rekey`. */
+  videosWithoutKeys: number;
+  /** Video keys and secrets the backup held plain (taken before wrapping), wrapped by the restore. */
+  secretsWrapped: number;
 }

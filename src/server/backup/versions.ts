@@ -33,3 +33,15 @@ export async function lastMigrationOf(query: Query): Promise<string> {
 /** Whether this code knows the migration a backup ends with; a backup from newer code does not load here. */
 export const knowsMigration = (tag: string) =>
   tag === 'none' || migrationJournal().some((m) => m.tag === tag);
+
+/** The contract migrations (db/post-deploy.ts) the database has applied, by name. */
+export async function postDeployOf(query: Query): Promise<string[]> {
+  const [table] = await query<{ present: boolean }>(
+    `select to_regclass('drizzle.lectern_post_deploy_migrations') is not null as present`,
+  );
+  if (!table?.present) return [];
+  const rows = await query<{ name: string }>(
+    'select name from drizzle.lectern_post_deploy_migrations order by name',
+  );
+  return rows.map((r) => r.name);
+}

@@ -4,12 +4,14 @@ import { captionMessages } from '../../contract/captions';
 import { mediaMessages } from '../../contract/media';
 import { routes } from '../../contract/routes';
 import { MAX_CAPTION_BYTES } from '../../contract/webvtt';
-import type { AccountRouteOptions } from '../accounts/student-routes';
+import type { RouteOptions } from '../http/route-options';
 import type { SessionUser } from '../accounts/sessions';
 import { isUuid } from '../db/ids';
-import { badRequest, forbidden, notFound, tooLarge, parseInput } from '../errors';
+import { badRequest, notFound, tooLarge, parseInput } from '../errors';
 import { registerRoutes } from '../http/route-table';
-import { decideWatch } from '../videos/access';
+import { requireOpenTo } from '../http/opening-gate';
+import { indexCaptionTrack } from '../search/index-store';
+import { requireWatch } from '../videos/access';
 import { captionFile, deleteCaptions, listCaptions, saveCaptions } from './captions';
 
 const uploadFields = routes['POST /api/admin/videos/:videoId/captions'].multipart;
@@ -35,7 +37,7 @@ async function readUpload(request: FastifyRequest) {
 }
 
 /** Caption tracks: admins manage them; a viewer reads them with the access of the video. */
-export const captionRoutes: FastifyPluginAsync<AccountRouteOptions> = async (app, { ctx, auth }) => {
+export const captionRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx, auth }) => {
   await app.register(multipart, {
     throwFileSizeLimit: false,
     limits: { fileSize: MAX_CAPTION_BYTES, files: 1, fields: 4, fieldSize: 1024, parts: 6 },
@@ -46,18 +48,10 @@ export const captionRoutes: FastifyPluginAsync<AccountRouteOptions> = async (app
     return videoId;
   };
 
-  /** The video's own access rule (the one its playlist answers by). */
-  async function requireWatch(user: SessionUser, videoId: string) {
-    const decision = await decideWatch(
-      ctx.db,
-      user,
-      videoIdOf(videoId),
-      ctx.clock.now(),
-      ctx.config.openTimeZone,
-    );
-    if (decision === 'not-found') throw notFound(mediaMessages.videoNotFound);
-    if (decision === 'no-course-access') throw forbidden(mediaMessages.noCourseAccess);
-    if (decision === 'no-video-access') throw forbidden(mediaMessages.noVideoAccess);
+  /** The video's own access rule (the one its playlist answers by), opening hours included. */
+  async function requirePlayback(user: SessionUser, videoId: string) {
+    requireOpenTo(user, ctx.clock.now(), ctx.config);
+    await requireWatch(ctx, user, videoIdOf(videoId));
   }
 
   registerRoutes(app, auth, {
@@ -68,18 +62,22 @@ export const captionRoutes: FastifyPluginAsync<AccountRouteOptions> = async (app
       const videoId = videoIdOf(params.videoId);
       const { fields, text } = await readUpload(request);
       const caption = await saveCaptions(ctx.db, videoId, fields, text, ctx.clock.now());
+      // Search finds the new cues at once (docs/SEARCH.md).
+      const cues = await indexCaptionTrack(ctx.db, videoId, caption.language, ctx.clock.now());
+      ctx.metrics.searchEntries.inc({ source: 'captions' }, cues);
       return { message: captionMessages.saved, caption };
     },
     'DELETE /api/admin/videos/:videoId/captions/:language': async ({ params }) => {
       await deleteCaptions(ctx.db, videoIdOf(params.videoId), params.language);
+      await indexCaptionTrack(ctx.db, params.videoId, params.language, ctx.clock.now());
       return { message: captionMessages.deleted };
     },
     'GET /api/videos/:videoId/captions': async ({ session, params }) => {
-      await requireWatch(session.user, params.videoId);
+      await requirePlayback(session.user, params.videoId);
       return { captions: await listCaptions(ctx.db, params.videoId) };
     },
     'GET /api/videos/:videoId/captions/:language': async ({ session, params, reply }) => {
-      await requireWatch(session.user, params.videoId);
+      await requirePlayback(session.user, params.videoId);
       const vtt = await captionFile(ctx.db, params.videoId, params.language);
       return reply.type('text/vtt; charset=utf-8').header('cache-control', 'private, no-cache').send(vtt);
     },

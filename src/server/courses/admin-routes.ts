@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { adminToasts } from '../../contract/messages';
-import type { AccountRouteOptions } from '../accounts/student-routes';
+import type { RouteOptions } from '../http/route-options';
 import { registerRoutes } from '../http/route-table';
 import { courseAccessListJson } from './access-list';
 import { grantCourseAccess, revokeCourseAccess } from './course-access';
@@ -16,7 +16,7 @@ import { presentCourseAccess } from './presenter';
 import { ROSTERS, stampedCache, stampReader } from './stamped-cache';
 
 /** Courses and course access for admins (base /api/admin, SPEC.md section 7). */
-export const courseAdminRoutes: FastifyPluginAsync<AccountRouteOptions> = async (app, { ctx, auth }) => {
+export const courseAdminRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx, auth }) => {
   // The overview and the full access list are read far more often than courses and enrollments
   // change: they are rebuilt (and compressed) only when the rosters' change stamp moves.
   const rosterStamp = stampReader(ctx.db, ROSTERS);

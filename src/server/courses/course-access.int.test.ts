@@ -22,7 +22,7 @@ describe.each(testEngines())('course access (%s)', (engine) => {
   /** Signs the admin in at the clock's current time (a session lasts a day; some tests travel weeks). */
   async function signInAdmin() {
     admin = server.client();
-    const res = await admin.post('/api/admin/login', adminLogin);
+    const res = await admin.adminLogin(adminLogin);
     expect(res.status).toBe(200);
   }
   /** Moves the fake clock and signs in again. */

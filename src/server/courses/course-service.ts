@@ -2,6 +2,7 @@ import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
 import type { CourseCreateBody, CourseUpdateBody, AdminCourse } from '../../contract/courses';
 import { adminMessages } from '../../contract/messages';
 import type { DropdownStudent } from '../../contract/videos';
+import { onUniqueViolation } from '../db/unique-violation';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
 import { courses, enrollments, users } from '../db/schema';
@@ -61,19 +62,8 @@ async function refuseTakenCode(db: Db, batch: number, code: string, exceptId?: s
 }
 
 /** A concurrent writer may take the code between the check and the write; the unique index decides. */
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string } };
-  return e?.code === '23505' || e?.cause?.code === '23505';
-}
-
-async function uniqueCode<T>(write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(adminMessages.courseCodeTaken);
-    throw error;
-  }
-}
+const uniqueCode = <T>(write: () => Promise<T>) =>
+  onUniqueViolation(write, () => conflict(adminMessages.courseCodeTaken));
 
 export async function createCourse(ctx: AppContext, input: CourseCreateBody): Promise<AdminCourse> {
   await refuseTakenCode(ctx.db, input.batch, input.coursecode);

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -76,8 +77,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return openPglite(options);
 }
 
-/** PGlite runs in this process: a 32 MB buffer cache instead of PostgreSQL's 128 MB keeps its resident memory down. */
-const PGLITE_OPTIONS = { postgresqlconf: ['shared_buffers = 32MB'] };
+/**
+ * PGlite runs in this process: a 32 MB buffer cache instead of PostgreSQL's 128 MB keeps its resident
+ * memory down. pg_trgm (the search index's partial words, migration 0014) is loaded as on PostgreSQL.
+ */
+export const pgliteOptions = (sharedBuffers = '32MB') => ({
+  postgresqlconf: [`shared_buffers = ${sharedBuffers}`],
+  extensions: { pg_trgm },
+});
+const PGLITE_OPTIONS = pgliteOptions();
 
 /** Runs in a child: `node -e INITDB <pglite entry> <folder>` creates an embedded database there and exits. */
 const INITDB = `const { PGlite } = require(process.argv[1]);

@@ -1,6 +1,13 @@
 import { notFound } from '../errors';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/**
+ * A UUID as ids are written (lower-case hex): the one pattern behind `isUuid`, the stores' id check
+ * (`UUID_PATTERN`) and the stream URLs (videos/stream-urls.ts), which the router, the fast path and the
+ * playlists use.
+ */
+export const UUID_SOURCE = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+
+const UUID = new RegExp(`^${UUID_SOURCE}$`, 'i');
 
 /** Whether `id` can name a row; anything else is an unknown id (404), never a database error. */
 export const isUuid = (id: string): boolean => UUID.test(id);

@@ -62,22 +62,45 @@ export async function applyPostDeploy(
       throw new Error(
         `${pending.length} ordinary migration${pending.length === 1 ? ' is' : 's are'} not applied yet (start the new version first)`,
       );
-    await database.db.execute(sql`create schema if not exists drizzle`);
-    await database.db.execute(
-      sql`create table if not exists ${TABLE} (name text primary key, applied_at timestamptz not null default now())`,
-    );
+    await ensureTable(database.db);
     const done: string[] = [];
     for (const name of await pendingPostDeploy(database.db, folder)) {
-      const text = readFileSync(path.join(folder, `${name}.sql`), 'utf8');
-      await database.db.transaction(async (tx) => {
-        for (const statement of text.split('--> statement-breakpoint')) {
-          if (statement.trim()) await tx.execute(sql.raw(statement));
-        }
-        await tx.execute(sql`insert into ${TABLE} (name) values (${name})`);
-      });
+      await applyOne(database.db, folder, name);
       done.push(name);
       onApplied(name);
     }
     return done;
   });
+}
+
+async function ensureTable(db: Database['db']): Promise<void> {
+  await db.execute(sql`create schema if not exists drizzle`);
+  await db.execute(
+    sql`create table if not exists ${TABLE} (name text primary key, applied_at timestamptz not null default now())`,
+  );
+}
+
+/** Applies one file in its own transaction and records it. */
+async function applyOne(db: Database['db'], folder: string, name: string): Promise<void> {
+  const text = readFileSync(path.join(folder, `${name}.sql`), 'utf8');
+  await db.transaction(async (tx) => {
+    for (const statement of text.split('--> statement-breakpoint')) {
+      if (statement.trim()) await tx.execute(sql.raw(statement));
+    }
+    await tx.execute(sql`insert into ${TABLE} (name) values (${name})`);
+  });
+}
+
+/**
+ * Applies exactly `names` (a restore rebuilding the schema a backup was taken on), in order. The
+ * caller checked this code knows each one.
+ */
+export async function applyPostDeployNamed(
+  db: Database['db'],
+  names: string[],
+  folder = postDeployFolder(),
+): Promise<void> {
+  if (!names.length) return;
+  await ensureTable(db);
+  for (const name of [...names].sort()) await applyOne(db, folder, name);
 }

@@ -58,6 +58,15 @@ export const users = pgTable(
     firstLogin: boolean('first_login').notNull().default(true),
     createdAt: createdAt(),
     lastSignInAt: at('last_sign_in_at'),
+    /**
+     * Failed sign-ins and wrong one-time codes of the account in the window that started at
+     * `*_since` (accounts/account-budget.ts): counted before the password or code is checked, so a
+     * burst cannot pass the budget; `npm run cli -- unlock USER` zeroes both.
+     */
+    signInFailures: integer('sign_in_failures').notNull().default(0),
+    signInFailuresSince: at('sign_in_failures_since'),
+    codeFailures: integer('code_failures').notNull().default(0),
+    codeFailuresSince: at('code_failures_since'),
   },
   (t) => [
     uniqueIndex('users_username_key').on(sql`lower(${t.username})`),
@@ -66,7 +75,13 @@ export const users = pgTable(
   ],
 );
 
-export type SessionScope = 'full' | 'reset';
+/**
+ * `full`: signed in; `reset`: a student's first login, limited to the password reset; `mfa`: an
+ * admin's right password, waiting for the second factor; `enrol`: an admin's right password, who
+ * must set up a second factor first (ADMIN_MFA=required). `mfa` and `enrol` live minutes and open
+ * nothing but their own step (mfa/).
+ */
+export type SessionScope = 'full' | 'reset' | 'mfa' | 'enrol';
 
 /** Sign-in sessions; only the SHA-256 of the cookie token is stored. `reset` sessions may only reset the password. */
 export const sessions = pgTable(
@@ -78,9 +93,82 @@ export const sessions = pgTable(
     scope: text('scope').$type<SessionScope>().notNull(),
     createdAt: createdAt(),
     expiresAt: at('expires_at').notNull(),
+    /** Admin sessions end after ADMIN_IDLE_MINUTES without a request (touched at most once a minute). */
+    lastSeenAt: at('last_seen_at'),
+    /** When the session last proved the admin's second factor: sensitive routes want it recent. */
+    factorAt: at('factor_at'),
+    /** The client address and browser that started it (admin sessions: the admin's own sessions list). */
+    ip: text('ip'),
+    userAgent: text('user_agent'),
   },
   (t) => [index('sessions_user_idx').on(t.userId, t.createdAt)],
 );
+
+/**
+ * An admin's TOTP factor (mfa/). `secret` is the base32 secret sealed with AES-256-GCM under a key
+ * derived from the signing key, never in clear. Unconfirmed until the admin typed a right code;
+ * `last_step` is the last 30 s step a code was accepted for, so a code is never taken twice.
+ */
+export const adminFactors = pgTable('admin_factors', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secret: text('secret').notNull(),
+  confirmedAt: at('confirmed_at'),
+  lastStep: bigint('last_step', { mode: 'number' }),
+  createdAt: createdAt(),
+});
+
+/** An admin's single-use recovery codes, stored as HMACs; `used_at` is set by the one UPDATE that takes one. */
+export const adminRecoveryCodes = pgTable(
+  'admin_recovery_codes',
+  {
+    id: id(),
+    userId: ownedBy('user_id', () => users.id),
+    codeHash: text('code_hash').notNull(),
+    usedAt: at('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('admin_recovery_codes_hash_key').on(t.userId, t.codeHash)],
+);
+
+/**
+ * An admin's passkeys (WebAuthn credentials, mfa/passkeys.ts): the credential id and COSE public key
+ * as base64url, the signature counter the authenticator last reported, its transports (hints for the
+ * browser) and the name the admin gave it. Public keys are not secrets.
+ */
+export const adminPasskeys = pgTable(
+  'admin_passkeys',
+  {
+    id: id(),
+    userId: ownedBy('user_id', () => users.id),
+    credentialId: text('credential_id').notNull(),
+    publicKey: text('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: jsonb('transports').$type<string[]>().notNull(),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: at('last_used_at'),
+  },
+  (t) => [
+    uniqueIndex('admin_passkeys_credential_key').on(t.credentialId),
+    index('admin_passkeys_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * The one WebAuthn challenge a session is waiting on (registering or signing in with a passkey):
+ * bound to the session (it goes when the session goes), minutes long, taken by the DELETE that
+ * checks it, so it answers once.
+ */
+export const adminPasskeyChallenges = pgTable('admin_passkey_challenges', {
+  sessionId: uuid('session_id')
+    .primaryKey()
+    .references(() => sessions.id, { onDelete: 'cascade' }),
+  purpose: text('purpose').$type<'register' | 'authenticate'>().notNull(),
+  challenge: text('challenge').notNull(),
+  expiresAt: at('expires_at').notNull(),
+});
 
 /** Password-reset codes: one live code per user, stored as an HMAC, single use, a few wrong tries. */
 export const oneTimeCodes = pgTable(
@@ -153,13 +241,16 @@ export const videos = pgTable(
     durationSeconds: real('duration_seconds').notNull().default(0),
     sourceName: text('source_name').notNull(),
     sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull().default(0),
-    /** AES-128 key of the HLS segments (hex); never served from the media folder. */
+    /**
+     * AES-128 key of the HLS segments of a video packaged before key rotation, wrapped
+     * (videos/video-secrets.ts; plain hex if written before wrapping); never served from the media folder.
+     */
     hlsKey: text('hls_key'),
     /** Heights of the renditions whose files are complete, listed in the master playlist. */
     renditions: jsonb('renditions').$type<number[]>().notNull().default([]),
     /**
-     * Forensic marks (docs/FORENSIC.md): the video's secret (hex) keying its mark pattern, variant
-     * names and session sequences; null while no rendition is marked.
+     * Forensic marks (docs/FORENSIC.md): the video's secret keying its mark pattern, variant names
+     * and session sequences, wrapped (videos/video-secrets.ts); null while no rendition is marked.
      */
     forensicSecret: text('forensic_secret'),
     /** Which media store holds its files (`local` or `s3`); `media:migrate` switches it once a copy is verified. */
@@ -181,7 +272,7 @@ export const videoKeys = pgTable(
   {
     videoId: ownedBy('video_id', () => videos.id),
     period: integer('period').notNull(),
-    /** 16 bytes, hex. */
+    /** 16 bytes, wrapped under the signing key (videos/video-secrets.ts; plain hex if written before wrapping). */
     key: text('key').notNull(),
   },
   (t) => [primaryKey({ columns: [t.videoId, t.period] })],
@@ -512,4 +603,127 @@ export const traceRuns = pgTable(
     error: text('error'),
   },
   (t) => [index('trace_runs_created_idx').on(t.createdAt)],
+);
+
+/** A student's private note at a moment of a video (issue 30): no one else reads it. */
+export const notes = pgTable(
+  'notes',
+  {
+    id: id(),
+    studentId: ownedBy('student_id', () => users.id),
+    videoId: ownedBy('video_id', () => videos.id),
+    /** Seconds into the video. */
+    t: doublePrecision('t').notNull(),
+    text: text('text').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('notes_student_video_idx').on(t.studentId, t.videoId, t.t)],
+);
+
+export type QuestionStatus = 'open' | 'closed' | 'hidden';
+
+/**
+ * A doubt pinned to a moment of a video (issue 30): every viewer of the video sees it (never who
+ * asked), staff answer, close or hide it. `askerSeenAt`: answers after it are unread for the asker.
+ */
+export const questions = pgTable(
+  'questions',
+  {
+    id: id(),
+    askerId: ownedBy('asker_id', () => users.id),
+    videoId: ownedBy('video_id', () => videos.id),
+    t: doublePrecision('t').notNull(),
+    title: text('title').notNull(),
+    text: text('text').notNull(),
+    status: text('status').$type<QuestionStatus>().notNull().default('open'),
+    /** One of its answers (no foreign key: answers reference questions). */
+    acceptedAnswerId: uuid('accepted_answer_id'),
+    askerSeenAt: at('asker_seen_at').notNull().defaultNow(),
+    /**
+     * When the server stored the small frame of the moment (media key `videos/<id>/frames/<id>.jpg`,
+     * taken from the source or the top rendition, never a student's canvas); null until then.
+     */
+    frameAt: at('frame_at'),
+    /** When the staff's hourly digest named it (null: not yet): a question is digested once. */
+    digestedAt: at('digested_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('questions_video_idx').on(t.videoId, t.createdAt),
+    index('questions_asker_idx').on(t.askerId),
+    index('questions_status_idx').on(t.status, t.createdAt),
+  ],
+);
+
+/** Staff answers to a question; the author stays when the account goes (null). */
+export const questionAnswers = pgTable(
+  'question_answers',
+  {
+    id: id(),
+    questionId: ownedBy('question_id', () => questions.id),
+    authorId: uuid('author_id').references(() => users.id, { onDelete: 'set null' }),
+    text: text('text').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('question_answers_question_idx').on(t.questionId, t.createdAt)],
+);
+
+/** "Me too": a classmate has the same doubt (once per student). */
+export const questionMeToo = pgTable(
+  'question_me_too',
+  {
+    questionId: ownedBy('question_id', () => questions.id),
+    studentId: ownedBy('student_id', () => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.questionId, t.studentId] })],
+);
+
+/** Where an indexed piece of text came from (src/contract/search.ts). */
+export type SearchSource = 'captions' | 'screen' | 'speech';
+export type SearchIndexStatus = 'queued' | 'running' | 'done' | 'failed' | 'off';
+
+/**
+ * The search index (issue 29): one row per caption cue, per stretch of unchanged text on screen
+ * and per machine-heard cue, with its time. Searched by PostgreSQL's full-text search (an
+ * expression index on `to_tsvector('simple', text)`: no generated column, so a backup's rows load
+ * back as plain data) and by pg_trgm for identifiers and partial words.
+ */
+export const searchEntries = pgTable(
+  'search_entries',
+  {
+    id: id(),
+    videoId: ownedBy('video_id', () => videos.id),
+    source: text('source').$type<SearchSource>().notNull(),
+    /** The caption track's language for `captions`; '' otherwise. */
+    language: text('language').notNull().default(''),
+    startSeconds: real('start_seconds').notNull(),
+    endSeconds: real('end_seconds').notNull(),
+    /** As shown or heard: screen text keeps its lines and indentation. */
+    text: text('text').notNull(),
+  },
+  (t) => [
+    index('search_entries_video_idx').on(t.videoId, t.source, t.startSeconds),
+    index('search_entries_fts_idx').using('gin', sql`to_tsvector('simple', ${t.text})`),
+    index('search_entries_trgm_idx').using('gin', sql`lower(${t.text}) gin_trgm_ops`),
+  ],
+);
+
+/** How far each source of a video's index got: the admin's per-source state, and where a job resumes. */
+export const searchIndexState = pgTable(
+  'search_index_state',
+  {
+    videoId: ownedBy('video_id', () => videos.id),
+    source: text('source').$type<SearchSource>().notNull(),
+    status: text('status').$type<SearchIndexStatus>().notNull().default('queued'),
+    /** 0..1 */
+    progress: real('progress').notNull().default(0),
+    /** Seconds of the video done (screen text): a resumed job starts here. */
+    doneSeconds: real('done_seconds').notNull().default(0),
+    /** Why it failed or waits, in one line. */
+    error: text('error'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.videoId, t.source] })],
 );

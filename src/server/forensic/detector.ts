@@ -1,4 +1,4 @@
-import type { Decision } from './code';
+import type { Decision } from '../marks/code';
 
 /**
  * Deciding A or B per segment of a suspect copy (docs/FORENSIC.md). Everything here works on

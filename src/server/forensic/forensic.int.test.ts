@@ -5,8 +5,9 @@ import { deliveryModes, deliverySuite, firstRendition, get } from '../../../test
 import { waitUntilMarked } from '../../../test/support/forensic-fixtures';
 import { decodeHls } from '../../../test/support/media-kit';
 import { playbackSessions, videos } from '../db/schema';
-import { sessionSequence } from './code';
-import { MARK_SEGMENT_SECONDS, VARIANT_B_TAG, VARIANT_FILE_PATTERN } from './mark';
+import { sessionSequence } from '../marks/code';
+import { MARK_SEGMENT_SECONDS, VARIANT_B_TAG, VARIANT_FILE_PATTERN } from '../marks/mark';
+import { openForensicSecret } from '../videos/video-secrets';
 
 const SECONDS = 30; // 10 marked segments: two sessions pick the same variants with probability 1/1024
 const SEGMENTS = SECONDS / MARK_SEGMENT_SECONDS;
@@ -47,7 +48,7 @@ describe.each(deliveryModes)('forensic A/B marks, SEGMENT_DELIVERY=%s (%s store)
       .select({ secret: videos.forensicSecret })
       .from(videos)
       .where(eq(videos.id, suite.video.videoId));
-    const secret = Buffer.from(row!.secret!, 'hex');
+    const secret = openForensicSecret(suite.media.server.ctx.signingKey, suite.video.videoId, row!.secret)!;
     const packaged = (await suite.media.objectText(`videos/${suite.video.videoId}/v180/index.m3u8`))!.split(
       '\n',
     );
@@ -84,10 +85,27 @@ describe.each(deliveryModes)('forensic A/B marks, SEGMENT_DELIVERY=%s (%s store)
     }
     expect(new Set(seen.map((s) => s.join())).size).toBeGreaterThan(1);
 
-    // A name nobody was given: not there (node: 404), or a link that does not match it (403).
+    // A name nobody was given: a link signs the file it names, so it does not match (403).
     const link = new URL(first.segments[0]!);
     link.pathname = link.pathname.replace(/f_[0-9a-f]{32}\.ts$/, `f_${'0123456789abcdef'.repeat(2)}.ts`);
     const guessed = await get(link, first.session);
-    expect(mode === 'node' ? [404] : [403, 404]).toContain(guessed.status);
+    expect([403, 404]).toContain(guessed.status);
+  });
+
+  it("refuses the other variant's name put into a session's own link (a student cannot fetch both)", async () => {
+    const packaged = (await suite.media.objectText(`videos/${suite.video.videoId}/v180/index.m3u8`))!.split(
+      '\n',
+    );
+    const a = packaged.filter((l) => l && !l.startsWith('#'));
+    const b = packaged.filter((l) => l.startsWith(VARIANT_B_TAG)).map((l) => l.slice(VARIANT_B_TAG.length));
+    const mine = await viewer();
+    const own = new URL(mine.segments[0]!);
+    expect((await get(own, mine.session)).status).toBe(200);
+    // The name of the variant this session was not given, at the same position, under its own link.
+    const given = fileOf(mine.segments[0]!);
+    const other = given === a[0] ? b[0]! : a[0]!;
+    const swapped = new URL(own);
+    swapped.pathname = swapped.pathname.replace(given, other);
+    expect((await get(swapped, mine.session)).status).toBe(403);
   });
 });

@@ -5,6 +5,7 @@ import { createMediaTools } from '../media/ffmpeg';
 import { PLAYLIST } from '../media/packaging/hls';
 import { renditionSegments } from '../media/packaging/rendition-reader';
 import { mediaKeys, readText, renditionName, type MediaStore } from '../media/store';
+import { openForensicSecret } from '../videos/video-secrets';
 import {
   accuse,
   DESIGN_FALSE_ACCUSATION,
@@ -12,10 +13,10 @@ import {
   minimumDecidedSegments,
   sessionSequence,
   type Decision,
-} from './code';
+} from '../marks/code';
 import { alignExcerpt, decideSegments, DETECT_FPS, type Reference } from './detector';
 import { decodeLuma } from './luma';
-import { MARK_SEGMENT_SECONDS, VARIANT_B_TAG } from './mark';
+import { MARK_SEGMENT_SECONDS, VARIANT_B_TAG } from '../marks/mark';
 
 export interface TracedLeak {
   code: string;
@@ -65,11 +66,11 @@ async function referenceOf(
   const rendition = renditionName(Math.min(...video.renditions));
   let before = 0;
   const decode = async (variant: 'A' | 'B') => {
-    const stdin = await renditionSegments(ctx.db, video.store, video.id, rendition, variant);
+    const stdin = await renditionSegments(ctx, video.store, video.id, rendition, variant);
     if (!stdin) throw new Error(`rendition ${rendition} of ${video.id} is missing`);
-    const luma = await decodeLuma('-', {
+    const luma = await decodeLuma(createMediaTools(ctx.config), '-', {
       stdin,
-      inputArgs: ['-f', 'mpegts'],
+      format: 'mpegts',
       signal,
       onDecoded: (seconds) => onDecoded?.(before + seconds),
     });
@@ -121,7 +122,7 @@ async function markedVideos(ctx: AppContext, videoId: string | undefined): Promi
       marked.push({
         id: row.id,
         title: row.title,
-        secret: Buffer.from(row.secret!, 'hex'),
+        secret: openForensicSecret(ctx.signingKey, row.id, row.secret)!,
         renditions: heights,
         store,
         durationSeconds: row.durationSeconds,
@@ -156,7 +157,7 @@ function decodingShare(fileSeconds: number, candidates: MarkedVideo[]) {
 /**
  * `trace:file`: finds which marked video `file` is an excerpt of (or checks the one given), where it
  * starts, decides A or B for every segment it covers, and scores every playback session of that
- * video (forensic/code.ts). Accuses only at the code's threshold: a file too short, re-encoded past
+ * video (marks/code.ts). Accuses only at the code's threshold: a file too short, re-encoded past
  * recognition or from another video names nobody.
  */
 export async function traceFile(
@@ -165,14 +166,15 @@ export async function traceFile(
   options: TraceFileOptions = {},
 ): Promise<TraceFileResult> {
   const progress = options.onProgress ?? (() => undefined);
-  const probe = await createMediaTools(ctx.config).probe(file, options.signal);
+  const tools = createMediaTools(ctx.config);
+  const probe = await tools.probe(file, options.signal);
   if (!probe?.video) return { kind: 'not-a-video' };
   const candidates = await markedVideos(ctx, options.videoId);
   if (!candidates.length) return { kind: 'no-marked-video', videoId: options.videoId };
   const share = decodingShare(probe.durationSeconds, candidates);
   const decoding = `Decoding ${options.label ?? file} (${probe.durationSeconds.toFixed(0)} s)…`;
   progress(decoding, 0);
-  const suspect = await decodeLuma(file, {
+  const suspect = await decodeLuma(tools, file, {
     signal: options.signal,
     onDecoded: (seconds) => progress(decoding, share.at(seconds, probe.durationSeconds)),
   });

@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
 import { MAX_TRACE_UPLOAD_BYTES, traceRunMessages } from '../../contract/trace-runs';
-import type { AccountRouteOptions } from '../accounts/student-routes';
+import type { RouteOptions } from '../http/route-options';
 import { isUuid } from '../db/ids';
 import { HttpError, notFound, tooManyRequests } from '../errors';
 import { registerRoutes } from '../http/route-table';
@@ -17,7 +17,7 @@ const FRAMING_BYTES = 1024 * 1024;
  * "Trace a downloaded copy" on the admins' trace screen: upload, the recent runs, one run's progress.
  * `wakeJobs` starts a queued trace in this process now rather than at the runner's next poll.
  */
-export const traceRunRoutes: FastifyPluginAsync<AccountRouteOptions & { wakeJobs?: () => void }> = async (
+export const traceRunRoutes: FastifyPluginAsync<RouteOptions & { wakeJobs?: () => void }> = async (
   app,
   { ctx, auth, wakeJobs },
 ) => {

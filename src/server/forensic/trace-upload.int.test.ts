@@ -17,7 +17,7 @@ import { TestServer } from '../../../test/support/test-server';
 import { traceRuns, users } from '../db/schema';
 import { cancelJobs, enqueueJob } from '../jobs/queue';
 import { mediaKeys } from '../media/store';
-import { MARK_SEGMENT_SECONDS } from './mark';
+import { MARK_SEGMENT_SECONDS } from '../marks/mark';
 import { purgeTraceFilesHandler } from './trace-purge';
 
 const run = promisify(execFile);

@@ -10,8 +10,8 @@ import { createMediaTools } from '../media/ffmpeg';
 import { mediaKeys } from '../media/store';
 import type { Spooled } from '../media/store/scratch';
 import { discard, onFilePart } from '../media/upload/upload-store';
-import { minimumDecidedSegments } from './code';
-import { MARK_SEGMENT_SECONDS } from './mark';
+import { minimumDecidedSegments } from '../marks/code';
+import { MARK_SEGMENT_SECONDS } from '../marks/mark';
 import { anyMarkedVideo, createTraceRun, findTraceRunView, markedVideoState } from './trace-runs';
 
 const uploadFields = routes['POST /api/admin/trace-runs'].multipart;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { downloadCopy, waitUntilMarked, watchingStudent } from '../../../test/support/forensic-fixtures';
 import { makeClip, MediaTestServer } from '../../../test/support/media-kit';
 import { suiteTempDirs } from '../../../test/support/temp-dirs';
-import { MARK_SEGMENT_SECONDS } from './mark';
+import { MARK_SEGMENT_SECONDS } from '../marks/mark';
 import { describeTrace, traceFile } from './trace-file';
 
 const run = promisify(execFile);

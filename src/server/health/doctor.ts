@@ -7,15 +7,21 @@ import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import { systemClock } from '../clock';
-import { SETTING_NAMES, type Config } from '../config';
+import { backupMessages } from '../../contract/backups';
+import { VIDEOS_WITHOUT_KEYS_SQL } from '../backup/secrets';
+import { ConfigError, SETTING_NAMES, type Config } from '../config';
 import { openDatabase, type Database } from '../db/client';
 import { DatabaseInUseError } from '../db/embedded-lock';
 import { pendingPostDeploy } from '../db/post-deploy';
+import { checkTesseract } from '../search/ocr';
 import { nginxSite } from '../media/delivery/nginx-config';
 import { nginxLinkSecret } from '../media/delivery/segment-urls';
 import { createMediaStores } from '../media/store';
-import { createRateCounter } from '../plugins/rate-counter';
-import { loadSigningKey } from '../signing-key';
+import { createS3Client } from '../media/store/s3-client';
+import { bucketCorsOrigins } from '../media/store/bucket-cors';
+import { createRateCounter } from '../rate-limit/rate-counter';
+import { existingSigningKey } from '../signing-key';
+import { storedSecretsState } from '../videos/video-secrets';
 import {
   databaseCheck,
   diskCheck,
@@ -66,6 +72,21 @@ const READINESS_FIXES: Record<string, string> = {
   disk: 'free space in DATA_DIR (old uploads, logs) or give it a larger disk',
 };
 
+/** Text on screen for search (SEARCH_OCR=on): a warning, never a fail (playback goes on without it). */
+async function tesseractLine(config: Config): Promise<DoctorLine> {
+  try {
+    await checkTesseract(config.tesseractPath, config.ocrLangs);
+    return { verdict: 'ok', name: 'tesseract', detail: `OCR_LANGS ${config.ocrLangs}` };
+  } catch (error) {
+    return {
+      verdict: 'warn',
+      name: 'tesseract',
+      detail: `${oneLine(error)}; screen-text indexing waits, search answers from what is indexed`,
+      fix: 'apt-get install tesseract-ocr tesseract-ocr-eng (and each OCR_LANGS language), or SEARCH_OCR=off',
+    };
+  }
+}
+
 async function fromCheck(check: HealthCheck, fix?: string): Promise<DoctorLine> {
   const result = await runCheck(check);
   return result.ok
@@ -87,6 +108,24 @@ function settingsLine(env: NodeJS.ProcessEnv): DoctorLine {
       ? set.map((name) => `${name}=${maskSetting(name, env[name]!)}`).join(' ')
       : 'all defaults (see .env.example)',
   };
+}
+
+/** The oldest Node.js Lectern runs on: package.json's engines (its dependencies need 22.19). */
+export const MIN_NODE = '22.19';
+
+/** The Node.js running this command (npm's scripts run the one `npm install` put in node_modules/.bin). */
+export function nodeLine(version = process.version, execPath = process.execPath): DoctorLine {
+  const [major = 0, minor = 0] = version.replace(/^v/, '').split('.').map(Number);
+  const [minMajor = 0, minMinor = 0] = MIN_NODE.split('.').map(Number);
+  const detail = `${version} (${execPath})`;
+  return major > minMajor || (major === minMajor && minor >= minMinor)
+    ? { verdict: 'ok', name: 'node', detail }
+    : {
+        verdict: 'fail',
+        name: 'node',
+        detail: `${detail}: Lectern needs Node.js ${MIN_NODE}+ (24 LTS)`,
+        fix: 'run it through npm (npm run cli, npm run serve), or install Node.js 24: README, Prerequisites',
+      };
 }
 
 async function databaseLines(database: Database | undefined, why?: string) {
@@ -214,6 +253,58 @@ async function diskLine(config: Readonly<Config>): Promise<DoctorLine> {
     : { verdict: 'ok', name: 'disk', detail };
 }
 
+/** Whether backups keep the videos' keys, and videos a keyless restore left without any. */
+async function backupLine(config: Readonly<Config>, database: Database | undefined): Promise<DoctorLine> {
+  const rows = database
+    ? await database.db.execute(sql.raw(VIDEOS_WITHOUT_KEYS_SQL)).catch(() => undefined)
+    : undefined;
+  const keyless = Number((rows?.rows[0] as { n?: number } | undefined)?.n ?? 0);
+  if (keyless)
+    return {
+      verdict: 'warn',
+      name: 'backups',
+      detail: `${keyless} ready video(s) have no segment key (restored from a backup taken without BACKUP_PASSPHRASE)`,
+      fix: 'npm run cli -- media:rekey',
+    };
+  return config.backup.passphrase
+    ? {
+        verdict: 'ok',
+        name: 'backups',
+        detail: 'BACKUP_PASSPHRASE is set: backups are encrypted and hold the video keys and signing key',
+      }
+    : {
+        verdict: 'warn',
+        name: 'backups',
+        detail: backupMessages.keysLeftOut,
+        fix: 'set BACKUP_PASSPHRASE (12 characters or more, kept apart from the backups) on every node',
+      };
+}
+
+/** Whether the stored video keys open with this signing key, and any still stored plain. */
+async function videoKeysLine(database: Database, signingKey: Buffer): Promise<DoctorLine | undefined> {
+  let state: Awaited<ReturnType<typeof storedSecretsState>>;
+  try {
+    state = await storedSecretsState({ db: database.db, signingKey });
+  } catch {
+    return undefined; // a schema this code does not know: the migrations line says so
+  }
+  if (state.videosUnreadable)
+    return {
+      verdict: 'fail',
+      name: 'video keys',
+      detail: `${state.videosUnreadable} video(s) have keys that do not open with this signing key (written under another SIGNING_KEY): they answer 503`,
+      fix: 'set SIGNING_KEY (or DATA_DIR/signing.key) back to the key they were written with, or run npm run cli -- media:rewrap-keys --old-signing-key KEY',
+    };
+  if (state.plain)
+    return {
+      verdict: 'warn',
+      name: 'video keys',
+      detail: `${state.plain} video key(s) or secret(s) stored plain (written before keys were wrapped)`,
+      fix: 'once every node runs this version: npm run cli -- migrate:post-deploy (it wraps them)',
+    };
+  return { verdict: 'ok', name: 'video keys', detail: 'wrapped under a key derived from the signing key' };
+}
+
 function signingKeyLine(config: Readonly<Config>, key: Buffer | undefined): DoctorLine {
   if (!key)
     return {
@@ -283,14 +374,6 @@ function nginxLine(
   };
 }
 
-/** Existing key only: the doctor never generates one. */
-function existingSigningKey(config: Readonly<Config>): Buffer | undefined {
-  if (config.signingKey) return loadSigningKey(config.signingKey, config.dataDir);
-  return existsSync(path.join(config.dataDir, 'signing.key'))
-    ? loadSigningKey(undefined, config.dataDir)
-    : undefined;
-}
-
 /**
  * `npm run cli -- doctor`: every part Lectern needs, one line each with the fix. The database,
  * store, Redis, ffmpeg and disk lines are the readiness checks themselves (health/checks.ts), so
@@ -301,7 +384,7 @@ export async function runDoctor(
   env: NodeJS.ProcessEnv,
   options: DoctorOptions = {},
 ): Promise<DoctorLine[]> {
-  const lines: DoctorLine[] = [settingsLine(env)];
+  const lines: DoctorLine[] = [settingsLine(env), nodeLine()];
   let database: Database | undefined;
   let why: string | undefined;
   try {
@@ -323,17 +406,57 @@ export async function runDoctor(
     lines.push(await mailLine(config));
     lines.push(await fromCheck({ ...ffmpegCheck(config), timeoutMs: 10_000 }));
     if (lines.at(-1)!.verdict === 'ok') lines.push(await encodersLine(config));
+    if (config.searchOcr) lines.push(await tesseractLine(config));
     lines.push(await diskLine(config));
-    const key = existingSigningKey(config);
-    lines.push(signingKeyLine(config, key));
+    lines.push(await backupLine(config, database));
+    let key: Buffer | undefined;
+    try {
+      key = existingSigningKey(config);
+      lines.push(signingKeyLine(config, key));
+    } catch (error) {
+      // A key the server would refuse (too short, not hex) is this line's fail, not the doctor's end.
+      if (!(error instanceof ConfigError)) throw error;
+      lines.push({ verdict: 'fail', name: 'signing key', detail: error.message });
+    }
+    if (database && key) {
+      const keys = await videoKeysLine(database, key);
+      if (keys) lines.push(keys);
+    }
     const nginx = nginxLine(config, key, options);
     if (nginx) lines.push(nginx);
+    const cors = await bucketCorsLine(config);
+    if (cors) lines.push(cors);
   } finally {
     await database?.close();
     media.close();
     await rateCounter?.close();
   }
   return lines;
+}
+
+/**
+ * SEGMENT_DELIVERY=s3 with the bucket itself serving segments: browsers fetch them from another
+ * origin, which the bucket's CORS rules must allow (a CDN in front answers for itself).
+ */
+async function bucketCorsLine(config: Readonly<Config>): Promise<DoctorLine | undefined> {
+  if (config.segmentDelivery !== 's3' || config.segmentBaseUrl || !config.s3) return undefined;
+  const fix = 'npm run cli -- media:cors --origin https://<the address students open>';
+  const client = createS3Client(config.s3);
+  try {
+    const origins = await bucketCorsOrigins(client, config.s3.bucket);
+    if (!origins.length)
+      return { verdict: 'fail', name: 'bucket CORS', detail: 'no rule lets a browser GET segments', fix };
+    return { verdict: 'ok', name: 'bucket CORS', detail: `GET allowed from ${origins.join(', ')}` };
+  } catch (error) {
+    return {
+      verdict: 'warn',
+      name: 'bucket CORS',
+      detail: `could not read the rules: ${oneLine(error)}`,
+      fix,
+    };
+  } finally {
+    client.destroy();
+  }
 }
 
 /** The report as printed: `ok   name  detail`, and the fix under a warn or fail. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { putInFront, sendRawJson } from '../http/raw-answer';
 import { registerRoutes } from '../http/route-table';
-import type { Auth } from '../plugins/auth';
+import type { Auth } from '../http/auth';
 import type { Readiness } from './readiness';
 
 /**

@@ -43,6 +43,24 @@ export function putInFront(
     for (const handler of handlers) handler.call(server, req, res);
   };
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (!front(req, res, rest)) rest(req, res);
+    let taken: boolean;
+    try {
+      taken = front(req, res, rest);
+    } catch (error) {
+      // This listener runs outside Fastify's error handling: a throw here would end the process.
+      answerRawFailure(res, error);
+      return;
+    }
+    if (!taken) rest(req, res);
   });
 }
+
+/** The request's fault (a malformed cookie, header or escape: 400) answered as `{ message }`, or the connection cut when the answer had begun. */
+export function answerRawFailure(res: ServerResponse, error: unknown): void {
+  if (res.headersSent) return void res.destroy();
+  const clientFault = error instanceof URIError || error instanceof TypeError || error instanceof RangeError;
+  if (clientFault) sendRawJson(res, 400, BAD_REQUEST_MESSAGE);
+  else sendRawJson(res, 500, 'Something went wrong on our side. Please try again.');
+}
+
+export const BAD_REQUEST_MESSAGE = 'The request is malformed.';

@@ -2,9 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Answer, AuthLevel, Parsed } from '../../contract/route-kit';
 import { splitRouteKey } from '../../contract/route-kit';
 import { routes, type RouteKey, type Routes } from '../../contract/routes';
-import type { Authenticated } from '../accounts/sessions';
+import type { Authenticated } from './session';
 import { parseInput } from '../errors';
-import type { Auth } from '../plugins/auth';
+import type { Auth } from './auth';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -56,14 +56,17 @@ export function registerRoutes<K extends RouteKey>(
     const { method, path } = splitRouteKey(key);
     if (!path.startsWith(scope.prefix)) throw new Error(`${key} is outside the scope ${scope.prefix}`);
     const guard = auth.guard(entry.auth);
+    const fresh = 'freshFactor' in entry && entry.freshFactor === true;
+    if (fresh && !guard) throw new Error(`${key}: freshFactor needs a signed-in auth level`);
     const handler = handlers[key] as Handler<RouteKey>;
     scope.route({
-      method: method as 'GET' | 'POST' | 'DELETE',
+      method: method as 'GET' | 'POST' | 'PATCH' | 'DELETE',
       url: path.slice(scope.prefix.length),
       config: { routeKey: key, alwaysOpen: 'alwaysOpen' in entry ? entry.alwaysOpen : undefined },
       onRequest: guard
         ? async (request) => {
             request.session = await guard(request);
+            if (fresh) await auth.requireFreshFactor(request.session);
           }
         : undefined,
       handler: async (request, reply) => {

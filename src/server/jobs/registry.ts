@@ -4,9 +4,11 @@ import { queueScheduledBackup } from '../backup/schedule';
 import type { AppContext } from '../context';
 import { FORENSIC_TYPE_LIMITS } from '../forensic/trace-job-types';
 import { traceRunHandler } from '../forensic/trace-job';
+import { DIGEST_EVERY_MS, learningJobHandlers, LEARNING_TYPE_LIMITS } from '../learning/jobs';
 import { purgeTraceFilesHandler } from '../forensic/trace-purge';
 import { mediaJobHandlers, MEDIA_TYPE_LIMITS } from '../media/jobs';
 import { purgePlaybackSessionsHandler } from '../playback/housekeeping';
+import { queueNewVideos, searchJobHandlers, SEARCH_TYPE_LIMITS } from '../search/jobs';
 import type { ScheduledCheck } from './runner';
 import type { JobHandlers, JobType } from './types';
 
@@ -19,6 +21,8 @@ export function jobHandlers(ctx: AppContext): JobHandlers {
     'forensic.trace': traceRunHandler(ctx),
     'forensic.purge-trace-files': purgeTraceFilesHandler(ctx),
     ...mediaJobHandlers(ctx),
+    ...searchJobHandlers(ctx),
+    ...learningJobHandlers(ctx),
   };
 }
 
@@ -28,16 +32,22 @@ export const recurringJobs = [
   ['media.purge-uploads', 60 * 60_000],
   ['playback.purge-sessions', 24 * 60 * 60_000],
   ['forensic.purge-trace-files', 60 * 60_000],
+  // Staff's digest of new questions (learning/digest.ts): mails only when there are new ones.
+  ['learning.digest', DIGEST_EVERY_MS],
 ] as const;
 
 /** Checks the runner repeats on every node; each queues its work at most once across them. */
 export const scheduledChecks = (ctx: AppContext): ScheduledCheck[] => [
   { name: 'backup.schedule', everyMs: 60_000, check: () => queueScheduledBackup(ctx) },
+  // Search: a packaged video gets its index job (docs/SEARCH.md).
+  { name: 'search.new-videos', everyMs: 30_000, check: async () => (await queueNewVideos(ctx)) > 0 },
 ];
 
 /** Per-type lanes for the runner (see MEDIA_TYPE_LIMITS, FORENSIC_TYPE_LIMITS). */
 export const jobTypeLimits: Partial<Record<JobType, number>> = {
   ...MEDIA_TYPE_LIMITS,
   ...FORENSIC_TYPE_LIMITS,
+  ...SEARCH_TYPE_LIMITS,
+  ...LEARNING_TYPE_LIMITS,
   'backup.run': 1,
 };

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import { users, videoAccess, videos } from '../db/schema';
 import { enqueueJob } from '../jobs/queue';
-import { createMediaTools } from './ffmpeg';
+import { createMediaTools, inputArgs } from './ffmpeg';
 import { PACKAGE_ATTEMPTS, PACKAGE_PRIORITY } from './job-types';
 import { mediaKeys } from './store';
 import { scratchFileSize } from './store/scratch';
@@ -49,8 +49,8 @@ export async function addDemoLectures(
     try {
       await scratch.folder(name); // makes the scratch folder exist
       await tools.ffmpeg([
-        '-f', 'lavfi', '-i', `${lecture.pattern}:duration=${SECONDS}`,
-        '-f', 'lavfi', '-i', `sine=frequency=${lecture.tone}:sample_rate=48000:duration=${SECONDS}`,
+        ...inputArgs(`${lecture.pattern}:duration=${SECONDS}`, 'lavfi'),
+        ...inputArgs(`sine=frequency=${lecture.tone}:sample_rate=48000:duration=${SECONDS}`, 'lavfi'),
         '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-g', '50',
         '-c:a', 'aac', '-b:a', '96k', '-shortest', '-f', 'mp4', source,
       ]); // prettier-ignore

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
+import type { Writable } from 'node:stream';
 
 export interface ProbedVideo {
   codec: string;
@@ -30,12 +31,55 @@ export interface RunOptions {
   lowPriority?: boolean;
 }
 
-/** ffmpeg and ffprobe behind a small interface, so the services never build processes themselves. */
+export interface OutputOptions extends RunOptions {
+  /** Fed to ffmpeg's standard input: the input named `-`. */
+  stdin?: AsyncIterable<Buffer>;
+  /** Hears the bytes written so far as they come. */
+  onOutput?: (bytes: number) => void;
+}
+
+/**
+ * ffmpeg and ffprobe behind a small interface, so the services never build processes themselves.
+ * Every input they read goes in through `inputArgs`.
+ */
 export interface MediaTools {
-  /** What ffprobe sees in `file`; undefined when ffprobe cannot read it at all. */
+  /** What ffprobe sees in `file` (a path or a presigned URL); undefined when ffprobe cannot read it at all. */
   probe(file: string, signal?: AbortSignal): Promise<ProbeResult | undefined>;
   /** Runs ffmpeg with `args`; rejects with the tail of its error output. */
   ffmpeg(args: string[], options?: RunOptions): Promise<void>;
+  /** Runs ffmpeg with `args` writing to `-` (standard output) and answers what it wrote. */
+  ffmpegOutput(args: string[], options?: OutputOptions): Promise<Buffer>;
+}
+
+/**
+ * Demuxers a file from outside (an upload, a leaked copy, our own segments) is read with: plain
+ * containers, which name no other file. Playlists and scripts (hls, concat, image2 and the like)
+ * would open whatever a crafted file lists: file:///etc/passwd, another upload, any host.
+ */
+const CONTAINERS = 'mov,matroska,mpegts,avi,flv';
+
+/** The protocols that reach `input` and nothing else: stdin, the scheme of a presigned URL, or a file. */
+function protocolsOf(input: string): string {
+  if (input === '-') return 'pipe';
+  if (input.startsWith('https://')) return 'https,tls,tcp';
+  if (input.startsWith('http://')) return 'http,tcp';
+  return 'file';
+}
+
+/**
+ * `-i input` for ffmpeg or ffprobe, held to that one input: its own protocol only, and the demuxer
+ * `format` (forced, for inputs we made) or one of the plain containers.
+ */
+export function inputArgs(input: string, format?: string): string[] {
+  return [
+    '-protocol_whitelist',
+    protocolsOf(input),
+    '-format_whitelist',
+    format ?? CONTAINERS,
+    ...(format ? ['-f', format] : []),
+    '-i',
+    input,
+  ];
 }
 
 export class FfmpegError extends Error {}
@@ -66,12 +110,12 @@ function parseRate(rate: string | undefined): number | undefined {
 function run(
   command: string,
   args: string[],
-  options: RunOptions & { timeoutMs?: number; captureStdout?: boolean } = {},
-): Promise<string> {
+  options: OutputOptions & { timeoutMs?: number; captureStdout?: boolean } = {},
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) return reject(options.signal.reason);
     const child = spawn(command, args, {
-      stdio: ['ignore', options.captureStdout ? 'pipe' : 'ignore', 'pipe'],
+      stdio: [options.stdin ? 'pipe' : 'ignore', options.captureStdout ? 'pipe' : 'ignore', 'pipe'],
     });
     if (options.lowPriority && child.pid) {
       try {
@@ -81,8 +125,13 @@ function run(
       }
     }
     const out: Buffer[] = [];
+    let written = 0;
     let err = '';
-    child.stdout?.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out.push(chunk);
+      written += chunk.length;
+      options.onOutput?.(written);
+    });
     child.stderr!.on('data', (chunk: Buffer) => {
       err = (err + chunk.toString('utf8')).slice(-4000);
     });
@@ -98,11 +147,34 @@ function run(
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', kill);
       if (options.signal?.aborted) return reject(options.signal.reason);
-      if (code === 0) return resolve(Buffer.concat(out).toString('utf8'));
+      if (code === 0) return resolve(Buffer.concat(out));
       const last = redactUrls(err.trim().split('\n').slice(-3).join(' | ')) || `exit ${code ?? signal}`;
       reject(new FfmpegError(`${command} failed: ${last}`));
     });
+    if (options.stdin) feed(child.stdin!, options.stdin);
   });
+}
+
+/** Writes `input` to a child's stdin; a child that stopped reading early says why by its exit code. */
+function feed(stdin: Writable, input: AsyncIterable<Buffer>): void {
+  stdin.on('error', () => undefined);
+  void (async () => {
+    for await (const chunk of input) {
+      if (!stdin.write(chunk)) await new Promise((r) => stdin.once('drain', r));
+    }
+    stdin.end();
+  })().catch(() => stdin.destroy());
+}
+
+/** Throws on an `-i` that did not come from inputArgs: a bug to fix, never to run. */
+function assertGuardedInputs(args: string[]): void {
+  let guarded = false;
+  for (const arg of args) {
+    if (arg === '-protocol_whitelist') guarded = true;
+    if (arg !== '-i') continue;
+    if (!guarded) throw new Error(`an ffmpeg input without inputArgs: ${args.join(' ')}`);
+    guarded = false;
+  }
 }
 
 /** The tools at the configured paths (FFMPEG_PATH, FFPROBE_PATH). */
@@ -111,11 +183,12 @@ export function createMediaTools(paths: { ffmpegPath: string; ffprobePath: strin
     async probe(file, signal) {
       let json: string;
       try {
-        json = await run(
+        const out = await run(
           paths.ffprobePath,
-          ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file],
+          ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...inputArgs(file)],
           { signal, timeoutMs: 60_000, captureStdout: true },
         );
+        json = out.toString('utf8');
       } catch (error) {
         if (signal?.aborted) throw error;
         if (error instanceof FfmpegError && error.message.includes('could not start')) throw error;
@@ -148,7 +221,13 @@ export function createMediaTools(paths: { ffmpegPath: string; ffprobePath: strin
       };
     },
     async ffmpeg(args, options = {}) {
+      assertGuardedInputs(args);
       await run(paths.ffmpegPath, ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', ...args], options);
+    },
+    async ffmpegOutput(args, options = {}) {
+      assertGuardedInputs(args);
+      const quiet = ['-hide_banner', '-loglevel', 'error', ...(options.stdin ? [] : ['-nostdin'])];
+      return run(paths.ffmpegPath, [...quiet, ...args], { ...options, captureStdout: true });
     },
   };
 }

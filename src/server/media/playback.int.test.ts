@@ -1,6 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents } from '../db/schema';
+import { auditEvents, videoKeys } from '../db/schema';
+import { openSegmentKey, wrapSegmentKey } from '../videos/video-secrets';
+import { decryptSegment } from './packaging/segment-keys';
 import { mediaMessages } from '../../contract/media';
 import { testEngines } from '../../../test/support/databases';
 import { mediaMatrix } from '../../../test/support/stores';
@@ -174,6 +176,46 @@ describe.each(mediaMatrix(testEngines()))('protected HLS playback (%s, %s store)
     expect(res.headers.get('cache-control')).toBe('private, no-store');
     expect((await res.arrayBuffer()).byteLength).toBe(16);
     expect(await statusOf(keyUrl.replace(/keys\/0$/, 'keys/99'), viewer.client.token)).toBe(404);
+  });
+
+  it('keeps the key wrapped in the database and serves its 16 bytes; a key that does not open answers 503', async () => {
+    const s = await student();
+    const { playlist, segment } = await childAndSegment(s.client, lecture.url);
+    const keyUrl = keyUrisOf(playlist.body, media.server.url)[0]!;
+    const served = Buffer.from(await (await get(keyUrl, s.client.token)).arrayBuffer());
+    expect(served).toHaveLength(16);
+    // The row, read directly: not the key, in hex or any other spelling.
+    const { db, signingKey } = media.server.ctx;
+    const rows = await db.select().from(videoKeys).where(eq(videoKeys.videoId, lecture.videoId));
+    const row = rows.find((r) => r.period === 0)!;
+    expect(row.key).toMatch(/^w1\./);
+    for (const spelling of ['hex', 'base64', 'base64url'] as const)
+      expect(row.key).not.toContain(served.toString(spelling));
+    expect(openSegmentKey(signingKey, lecture.videoId, row.key).equals(served)).toBe(true);
+    // The served key is the one the segments were encrypted with.
+    const encrypted = Buffer.from(await (await get(segment, s.client.token)).arrayBuffer());
+    const sequence = Number(/#EXT-X-MEDIA-SEQUENCE:(\d+)/.exec(playlist.body)?.[1] ?? 0);
+    expect(looksLikePlainTs(decryptSegment(encrypted, served, sequence))).toBe(true);
+
+    // Another video's wrapped key moved onto this row, then one wrapped under another signing key.
+    const [moved] = await db.select().from(videoKeys).where(eq(videoKeys.videoId, other.videoId)).limit(1);
+    const foreign = wrapSegmentKey(
+      Buffer.from('the signing key of another install, 32+ bytes'),
+      lecture.videoId,
+      served,
+    );
+    const at = and(eq(videoKeys.videoId, lecture.videoId), eq(videoKeys.period, 0));
+    try {
+      for (const stored of [moved!.key, foreign]) {
+        await db.update(videoKeys).set({ key: stored }).where(at);
+        const refused = await get(keyUrl, s.client.token);
+        expect(refused.status).toBe(503);
+        expect((await refused.json()).message).toBe(mediaMessages.keyUnreadable);
+      }
+    } finally {
+      await db.update(videoKeys).set({ key: row.key }).where(at);
+    }
+    expect(await statusOf(keyUrl, s.client.token)).toBe(200);
   });
 
   it('refuses the very next key after a revoke; the segments it already has stay ciphertext', async () => {

@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { mediaMessages } from '../../contract/media';
 import type { AppContext } from '../context';
 import { registerRoutes } from '../http/route-table';
-import type { Auth } from '../plugins/auth';
+import type { Auth } from '../http/auth';
 import { deleteVideoMedia } from './delete-media';
 import { KeyRateLimit } from './delivery/key-limit';
 import { PlaylistStore } from './delivery/playlists';

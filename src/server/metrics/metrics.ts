@@ -133,6 +133,24 @@ export function createMetrics(options: { defaultMetrics?: boolean; now?: () => n
       buckets: PACKAGING_BUCKETS,
       registers,
     }),
+    searchIndexDuration: new Histogram({
+      name: 'lectern_search_index_seconds',
+      help: 'Wall time of the search.index job\'s work per source (captions, screen, speech) and outcome (done, failed, stopped: aborted or waiting for Tesseract), one observation per source a run worked on.',
+      labelNames: ['source', 'outcome'] as const,
+      buckets: PACKAGING_BUCKETS,
+      registers,
+    }),
+    searchEntries: new Counter({
+      name: 'lectern_search_entries_total',
+      help: 'Search index entries written, by source: caption cues (a saved track, or the search.index job), screen readings and speech cues (the job).',
+      labelNames: ['source'] as const,
+      registers,
+    }),
+    searchFramesRead: new Counter({
+      name: 'lectern_search_ocr_frames_total',
+      help: 'Video frames Tesseract read for text on screen (identical frames skipped before OCR are not counted).',
+      registers,
+    }),
     uploadBytes: new Counter({
       name: 'lectern_upload_bytes_total',
       help: 'Bytes of uploaded video committed by the chunked upload.',
@@ -140,13 +158,23 @@ export function createMetrics(options: { defaultMetrics?: boolean; now?: () => n
     }),
     keyRefusals: new Counter({
       name: 'lectern_key_refusals_total',
-      help: 'Playback key requests refused, by reason: rate-limit, no-access, closed, not-found.',
+      help: 'Playback key requests refused, by reason: rate-limit, no-access, closed, not-found, unreadable (the stored key does not open with this signing key).',
       labelNames: ['reason'] as const,
       registers,
     }),
     suspectedDownloads: new Counter({
       name: 'lectern_suspected_downloads_total',
       help: 'Sessions that asked for keys faster than a player (each burst counted once, as in the audit log).',
+      registers,
+    }),
+    questionsAsked: new Counter({
+      name: 'lectern_questions_total',
+      help: 'Questions students asked at a moment of a lecture.',
+      registers,
+    }),
+    questionAnswers: new Counter({
+      name: 'lectern_question_answers_total',
+      help: 'Answers staff posted to questions.',
       registers,
     }),
     playbackStartup: new Histogram({

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { CODE_ALPHABET, traceMessages } from '../../contract/playback';
 import { playbackSessions } from '../db/schema';
 import { testEngines } from '../../../test/support/databases';
-import { suiteAdmin, suiteServer, type TestStudent } from '../../../test/support/test-server';
+import type { TestClient } from '../../../test/support/http-client';
+import {
+  suiteAdmin,
+  suiteServer,
+  type TestServer,
+  type TestStudent,
+} from '../../../test/support/test-server';
 import { watchedCourse } from '../../../test/support/watch-fixtures';
 import { purgePlaybackSessionsHandler } from './housekeeping';
 
@@ -99,5 +105,52 @@ describe.each(testEngines())('playback sessions and leak tracing (%s)', (engine)
     await purgePlaybackSessionsHandler(server.ctx)({}, run);
     expect((await admin.get('/api/admin/trace/AAAA0001')).status).toBe(404);
     expect((await admin.get('/api/admin/trace/BBBB0001')).status).toBe(200);
+  });
+});
+
+/**
+ * Behind a proxy the traced address comes from X-Forwarded-For, but only from the hops TRUST_PROXY
+ * names: whatever the client wrote there itself (the leftmost entries) is never taken for its address.
+ */
+describe.each(testEngines())('the address traced behind a proxy (%s)', (engine) => {
+  async function tracedAddress(server: TestServer, admin: TestClient, forwardedFor?: string) {
+    const { client, student } = await server.studentClient();
+    const { videoIds } = await watchedCourse(server, [student], [60]);
+    const headers: Record<string, string> = forwardedFor ? { 'x-forwarded-for': forwardedFor } : {};
+    const started = await client.request('POST', '/api/playback', {
+      json: { videoId: videoIds[0] },
+      headers,
+    });
+    expect(started.status).toBe(200);
+    return (await admin.get(`/api/admin/trace/${started.body.code}`)).body.session.ip as string;
+  }
+
+  // [X-Forwarded-For as it arrives, the address traced]; the request itself comes from 127.0.0.1.
+  describe.each([
+    {
+      trust: '1',
+      rule: 'one proxy in front: the address it saw, not the one the client forged before it',
+      seen: [
+        ['6.6.6.6, 203.0.113.7', '203.0.113.7'],
+        ['203.0.113.8', '203.0.113.8'],
+        ['', '127.0.0.1'],
+      ],
+    },
+    {
+      trust: '127.0.0.1,10.0.0.0/8',
+      rule: 'listed proxies: walked back through them only, to the first address that is not one',
+      seen: [
+        ['6.6.6.6, 203.0.113.7, 10.1.2.3', '203.0.113.7'],
+        ['10.0.0.8, 10.1.2.3', '10.0.0.8'],
+      ],
+    },
+  ])('TRUST_PROXY=$trust', ({ trust, rule, seen }) => {
+    const server = suiteServer({ engine, env: { TRUST_PROXY: trust } });
+    const admin = suiteAdmin(server);
+
+    it(rule, async () => {
+      for (const [forwardedFor, traced] of seen)
+        expect(await tracedAddress(server, admin, forwardedFor)).toBe(traced);
+    });
   });
 });

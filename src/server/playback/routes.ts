@@ -1,13 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { normalizeCode, traceMessages } from '../../contract/playback';
 import { mediaMessages } from '../../contract/media';
-import type { AccountRouteOptions } from '../accounts/student-routes';
+import type { RouteOptions } from '../http/route-options';
 import { isUuid } from '../db/ids';
-import { badRequest, forbidden, notFound, tooManyRequests } from '../errors';
+import { badRequest, notFound, tooManyRequests } from '../errors';
 import { registerRoutes } from '../http/route-table';
-import { checkWatch } from '../videos/access';
+import { requireOpenTo } from '../http/opening-gate';
+import { requireWatch } from '../videos/access';
 import { startPlaybackSession, traceCode } from './sessions';
-import { videoCourseOf } from './video-course';
 
 /** A player opens a session per playback; more than this in the window is not watching. */
 const PLAYBACKS_PER_USER = 120;
@@ -17,7 +17,7 @@ const TRACES_PER_ADMIN = 60;
 const TRACE_WINDOW_MS = 10 * 60_000;
 
 /** POST /api/playback (a playback session and its code) and the admins' trace lookup. */
-export const playbackRoutes: FastifyPluginAsync<AccountRouteOptions> = async (app, { ctx, auth }) => {
+export const playbackRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx, auth }) => {
   async function limit(key: string, max: number, windowMs: number, message: string) {
     const hit = await ctx.rateCounter.hit(key, windowMs);
     if (hit.count > max) throw tooManyRequests(message, Math.ceil(hit.resetInMs / 1000));
@@ -25,17 +25,15 @@ export const playbackRoutes: FastifyPluginAsync<AccountRouteOptions> = async (ap
 
   registerRoutes(app, auth, {
     'POST /api/playback': async ({ session: { user }, body, request }) => {
+      requireOpenTo(user, ctx.clock.now(), ctx.config);
       await limit(`playback:${user.id}`, PLAYBACKS_PER_USER, PLAYBACK_WINDOW_MS, traceMessages.tooMany);
       if (!isUuid(body.videoId)) throw notFound(mediaMessages.videoNotFound);
       const now = ctx.clock.now();
-      const { decision } = await checkWatch(ctx.db, user, body.videoId, now, ctx.config.openTimeZone);
-      if (decision === 'not-found') throw notFound(mediaMessages.videoNotFound);
-      if (decision === 'no-course-access') throw forbidden(mediaMessages.noCourseAccess);
-      if (decision === 'no-video-access') throw forbidden(mediaMessages.noVideoAccess);
+      const video = await requireWatch(ctx, user, body.videoId, now);
       const code = await startPlaybackSession(ctx.db, {
         userId: user.id,
         videoId: body.videoId,
-        courseId: await videoCourseOf(ctx.db, body.videoId),
+        courseId: video.courseId,
         ip: request.ip,
         userAgent: request.headers['user-agent'] ?? '',
         now,

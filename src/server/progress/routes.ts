@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { AccountRouteOptions } from '../accounts/student-routes';
+import type { RouteOptions } from '../http/route-options';
 import { registerRoutes } from '../http/route-table';
 import { recordPlaybackHealth } from '../metrics/playback-health';
 import { saveProgress } from './save-progress';
@@ -8,7 +8,7 @@ import { saveProgress } from './save-progress';
 const HEALTH_REPORTS_PER_MINUTE = 20;
 
 /** The player's progress saves (base /api): POST /progress { videoId, position, watched, ranges?, health? }. */
-export const progressRoutes: FastifyPluginAsync<AccountRouteOptions> = async (app, { ctx, auth }) => {
+export const progressRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx, auth }) => {
   registerRoutes(app, auth, {
     'POST /api/progress': async ({ session: { user }, body, request }) => {
       const now = ctx.clock.now();

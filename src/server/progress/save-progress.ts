@@ -10,10 +10,10 @@ import {
   type VideoProgress,
   type WatchRange,
 } from '../../contract/progress';
-import { dayIn } from '../analytics/days';
+import { dayIn } from './days';
 import type { Db } from '../db/client';
 import { runPrepared } from '../db/prepared';
-import { badRequest, forbidden, notFound } from '../errors';
+import { badRequest, notFound, refuseWatch } from '../errors';
 import { presentProgress } from './presenter';
 import { countCells, mergeRanges, type WatchDelta } from './watch-cells';
 
@@ -155,8 +155,7 @@ async function attemptSave(
       : null;
   const decision =
     user.role === 'admin' ? 'allowed' : watchRule(enrollment, state.granted !== null, now, timeZone);
-  if (decision === 'no-course-access') throw forbidden(progressMessages.noCourseAccess);
-  if (decision === 'no-video-access') throw forbidden(progressMessages.noVideoAccess);
+  refuseWatch(decision);
 
   // A player reporting an error before anything played: no record of a video never watched.
   if (state.revision === null && !body.ranges?.length && body.position === 0 && body.watched === 0)

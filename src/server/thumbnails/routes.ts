@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context';
 import { notFound } from '../errors';
 import { registerRoutes } from '../http/route-table';
-import type { Auth } from '../plugins/auth';
+import type { Auth } from '../http/auth';
 import { isThumbnailFile, readThumbnail } from './store';
 
 /** GET /thumbnails/:file: content-addressed images, cacheable forever. Not secret: names are unguessable hashes. */

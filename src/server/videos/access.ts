@@ -5,8 +5,10 @@ import {
   type AccessVerdict,
   type WatchVerdict,
 } from '../../contract/access-policy';
+import type { AppContext } from '../context';
 import type { Db } from '../db/client';
-import { enrollments, videoAccess, videos } from '../db/schema';
+import { enrollments, videoAccess, videos, type StoreKind, type VideoStatus } from '../db/schema';
+import { refuseWatch } from '../errors';
 
 /** The student's access to one course, by the one rule (src/contract/access-policy.ts). */
 export async function courseAccessOf(
@@ -26,6 +28,27 @@ export async function courseAccessOf(
 
 export type WatchDecision = WatchVerdict | 'not-found';
 
+/** The video row a playback request needs, read once with the access decision. */
+const playbackColumns = {
+  durationSeconds: videos.durationSeconds,
+  courseId: videos.courseId,
+  status: videos.status,
+  renditions: videos.renditions,
+  store: videos.store,
+  updatedAt: videos.updatedAt,
+  forensicSecret: videos.forensicSecret,
+};
+
+export interface PlaybackVideo {
+  durationSeconds: number;
+  courseId: string | null;
+  status: VideoStatus;
+  renditions: number[];
+  store: StoreKind;
+  updatedAt: Date;
+  forensicSecret: string | null;
+}
+
 /**
  * Whether `user` may watch `videoId` now: admins always; students only with active access to the
  * video's course and a video grant. One query, so the streamer can afford it on every playlist.
@@ -40,26 +63,21 @@ export async function decideWatch(
   return (await checkWatch(db, user, videoId, now, timeZone)).decision;
 }
 
-/** `decideWatch`, plus the video's length from the same row (progress needs both). */
+/** `decideWatch`, plus the video's row from the same query (its length for progress, its files for playback). */
 export async function checkWatch(
   db: Db,
   user: { id: string; role: 'admin' | 'student' },
   videoId: string,
   now: Date,
   timeZone: string,
-): Promise<{ decision: WatchDecision; durationSeconds: number }> {
+): Promise<{ decision: WatchDecision; durationSeconds: number; video: PlaybackVideo | undefined }> {
   if (user.role === 'admin') {
-    const [video] = await db
-      .select({ durationSeconds: videos.durationSeconds })
-      .from(videos)
-      .where(eq(videos.id, videoId))
-      .limit(1);
-    return { decision: video ? 'allowed' : 'not-found', durationSeconds: video?.durationSeconds ?? 0 };
+    const [video] = await db.select(playbackColumns).from(videos).where(eq(videos.id, videoId)).limit(1);
+    return { decision: video ? 'allowed' : 'not-found', durationSeconds: video?.durationSeconds ?? 0, video };
   }
   const [row] = await db
     .select({
-      durationSeconds: videos.durationSeconds,
-      courseId: videos.courseId,
+      ...playbackColumns,
       accessRevoked: enrollments.accessRevoked,
       accessExpiration: enrollments.accessExpiration,
       granted: videoAccess.videoId,
@@ -69,13 +87,31 @@ export async function checkWatch(
     .leftJoin(videoAccess, and(eq(videoAccess.videoId, videos.id), eq(videoAccess.studentId, user.id)))
     .where(eq(videos.id, videoId))
     .limit(1);
-  if (!row) return { decision: 'not-found', durationSeconds: 0 };
+  if (!row) return { decision: 'not-found', durationSeconds: 0, video: undefined };
+  const { accessRevoked, accessExpiration, granted, ...video } = row;
   const enrollment =
-    row.courseId && row.accessRevoked !== null && row.accessExpiration !== null
-      ? { accessRevoked: row.accessRevoked, accessExpiration: row.accessExpiration }
+    row.courseId && accessRevoked !== null && accessExpiration !== null
+      ? { accessRevoked, accessExpiration }
       : null;
   return {
-    decision: videoRule(enrollment, row.granted !== null, now, timeZone),
+    decision: videoRule(enrollment, granted !== null, now, timeZone),
     durationSeconds: row.durationSeconds,
+    video,
   };
+}
+
+/**
+ * The one way a request may watch a video (playlists, keys, posters, captions, playback sessions):
+ * the access decision, refused with its one answer (`refuseWatch`), and the video row it read. The
+ * caller has checked the id's shape (404) and, for a student, opening hours (503) first.
+ */
+export async function requireWatch(
+  ctx: Pick<AppContext, 'db' | 'clock' | 'config'>,
+  user: { id: string; role: 'admin' | 'student' },
+  videoId: string,
+  now: Date = ctx.clock.now(),
+): Promise<PlaybackVideo> {
+  const { decision, video } = await checkWatch(ctx.db, user, videoId, now, ctx.config.openTimeZone);
+  refuseWatch(decision);
+  return video!;
 }

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { adminToasts } from '../../contract/messages';
-import type { AccountRouteOptions } from '../accounts/student-routes';
+import type { RouteOptions } from '../http/route-options';
 import { registerRoutes } from '../http/route-table';
 import { grantVideoAccess, revokeVideoAccess, studentsByVideoAccess } from './admin-access';
 import { deleteVideo, listAdminVideos, saveUploadedVideo, updateVideo } from './admin-service';
 
 /** Video metadata, per-student video access and deletion for admins (base /api/admin, SPEC.md section 7). */
-export const videoAdminRoutes: FastifyPluginAsync<AccountRouteOptions> = async (app, { ctx, auth }) => {
+export const videoAdminRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx, auth }) => {
   const now = () => ctx.clock.now();
   registerRoutes(app, auth, {
     'GET /api/admin/video/editlist': async () => ({ videos: await listAdminVideos(ctx.db) }),
@@ -35,9 +35,9 @@ export const videoAdminRoutes: FastifyPluginAsync<AccountRouteOptions> = async (
       return { message: adminToasts.videoDeleted };
     },
 
-    'POST /api/admin/video/update': async ({ body }) => ({
+    'POST /api/admin/video/update': async ({ session, body }) => ({
       message: adminToasts.videoUpdated,
-      video: await updateVideo(ctx, body),
+      video: await updateVideo(ctx, session.user.id, body),
     }),
   });
 };

@@ -8,11 +8,20 @@ import { requireCourse, type CourseRow } from '../courses/course-service';
 import { oneById } from '../db/ids';
 import { resolveThumbnail } from '../thumbnails/thumbnail-input';
 import type { Db } from '../db/client';
-import { courses, enrollments, users, videoAccess, videos } from '../db/schema';
+import {
+  auditEvents,
+  courses,
+  enrollments,
+  notes,
+  questions,
+  users,
+  videoAccess,
+  videos,
+} from '../db/schema';
 import { badRequest, notFound } from '../errors';
-import { videoIdFromUrl } from '../media/urls';
+import { videoIdFromUrl } from './stream-urls';
 import { presentAdminVideo } from './presenter';
-import { insertVideoGrants, videoRevokeEvents } from './video-grants';
+import { dropGrantsOutside, insertVideoGrants, videoRevokeEvents } from './video-grants';
 
 export type VideoRow = typeof videos.$inferSelect;
 
@@ -82,6 +91,7 @@ export async function saveUploadedVideo(
 
   const moved = (course?.id ?? null) !== video.courseId;
   const saved = await changingCourseVideos(ctx.db, moved ? [video.courseId, course?.id] : [], async (tx) => {
+    if (moved) await dropGrantsOutside(tx, { video, courseId: course?.id ?? null, actorId, now });
     const [row] = await tx
       .update(videos)
       .set(videoDetails(video, input, thumbnail, course, now))
@@ -121,8 +131,15 @@ function videoDetails(
   };
 }
 
-/** Edits a video's details; a new course puts it last in that course's order. */
-export async function updateVideo(ctx: AppContext, input: VideoUpdateBody): Promise<AdminVideo> {
+/**
+ * Edits a video's details; a new course puts it last in that course's order, and its grants stay
+ * only with students enrolled there (the others' are dropped, audited).
+ */
+export async function updateVideo(
+  ctx: AppContext,
+  actorId: string,
+  input: VideoUpdateBody,
+): Promise<AdminVideo> {
   const video = await requireVideo(ctx.db, input.videoId);
   let course: CourseRow | null = null;
   if (input.course === undefined) {
@@ -132,14 +149,16 @@ export async function updateVideo(ctx: AppContext, input: VideoUpdateBody): Prom
   }
   const thumbnail = await resolveThumbnail(ctx.media, input.thumbnail, video.thumbnail);
   const moved = (course?.id ?? null) !== video.courseId;
+  const now = ctx.clock.now();
   // Its students' watch time moves with it.
-  const [row] = await changingCourseVideos(ctx.db, moved ? [video.courseId, course?.id] : [], (tx) =>
-    tx
+  const [row] = await changingCourseVideos(ctx.db, moved ? [video.courseId, course?.id] : [], async (tx) => {
+    if (moved) await dropGrantsOutside(tx, { video, courseId: course?.id ?? null, actorId, now });
+    return tx
       .update(videos)
-      .set(videoDetails(video, input, thumbnail, course, ctx.clock.now()))
+      .set(videoDetails(video, input, thumbnail, course, now))
       .where(eq(videos.id, video.id))
-      .returning(),
-  );
+      .returning();
+  });
   return presentAdminVideo(row!, course);
 }
 
@@ -155,6 +174,31 @@ export async function deleteVideo(db: Db, actorId: string, videoId: string, now:
       .from(videoAccess)
       .where(eq(videoAccess.videoId, video.id));
     await recordAccessEvents(tx, now, videoRevokeEvents(video, actorId, holders, 'Video deleted'));
+    // Its students' notes and questions go with it (cascade): the audit log says how many.
+    const [taken] = await tx
+      .select({
+        notes: sql<number>`(select count(*) from ${notes} where ${notes.videoId} = ${video.id})`.mapWith(
+          Number,
+        ),
+        questions:
+          sql<number>`(select count(*) from ${questions} where ${questions.videoId} = ${video.id})`.mapWith(
+            Number,
+          ),
+      })
+      .from(videos)
+      .where(eq(videos.id, video.id));
+    await tx.insert(auditEvents).values({
+      at: now,
+      action: 'video.deleted',
+      actorId,
+      courseId: video.courseId,
+      details: {
+        videoId: video.id,
+        videoTitle: video.title,
+        notes: taken?.notes ?? 0,
+        questions: taken?.questions ?? 0,
+      },
+    });
     await tx.delete(videos).where(eq(videos.id, video.id));
   });
 }

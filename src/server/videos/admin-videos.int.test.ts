@@ -10,7 +10,7 @@ import {
   UNKNOWN,
 } from '../../../test/support/course-fixtures';
 import { videoAccess, videos } from '../db/schema';
-import { videoDeleteUrl, videoUrl } from '../media/urls';
+import { videoDeleteUrl, videoUrl } from './stream-urls';
 import { testEngines } from '../../../test/support/databases';
 
 import { suiteAdmin, suiteServer } from '../../../test/support/test-server';
@@ -184,6 +184,49 @@ describe.each(testEngines())('admin videos (%s)', (engine) => {
 
     const out = await admin.post('/api/admin/video/update', { ...edit, course: null });
     expect(out.body.video.course).toBeUndefined();
+  });
+
+  it('moving a video keeps its grants only for students of the new course, each dropped one audited', async () => {
+    const { course, a, b } = await courseWithStudents();
+    const target = await createCourseVia(admin);
+    await enrolVia(admin, target._id, [b.id]);
+    const video = await insertFinalizedVideo(server, { courseId: course._id, title: 'Generators' });
+    await admin.post('/api/admin/video/grant', { videoId: video.id, studentIds: [a.id, b.id] });
+    const edit = { videoId: video.id, title: 'Generators', description: 'Lazy sequences.' };
+
+    server.clock.advance(1_000); // the history is ordered by time
+    const moved = await admin.post('/api/admin/video/update', { ...edit, course: target._id });
+    expect(moved.status).toBe(200);
+    // b is enrolled in both courses and keeps the video; a never joined the new course.
+    expect(await accessOf(video.id)).toEqual([b.id]);
+    expect((await admin.get(`/api/admin/students/${a.id}/history`)).body.events[0]).toMatchObject({
+      action: 'video.revoke',
+      actor: { _id: admin.id },
+      reason: 'Video moved to another course',
+      video: { _id: video.id, title: 'Generators' },
+      course: { _id: course._id },
+    });
+    expect((await auditOf(server, b.id)).filter((e) => e.action === 'video.revoke')).toEqual([]);
+
+    server.clock.advance(1_000);
+    const out = await admin.post('/api/admin/video/update', { ...edit, course: null });
+    expect(out.status).toBe(200);
+    expect(await accessOf(video.id)).toEqual([]);
+    expect((await admin.get(`/api/admin/students/${b.id}/history`)).body.events[0]).toMatchObject({
+      action: 'video.revoke',
+      reason: 'Video taken out of its course',
+      course: { _id: target._id },
+    });
+
+    // Naming an upload into another course (the upload form) drops them the same way.
+    const named = await insertFinalizedVideo(server, { courseId: course._id });
+    await admin.post('/api/admin/video/grant', { videoId: named.id, studentIds: [a.id, b.id] });
+    const renamed = await admin.post(
+      '/api/admin/video/upload',
+      uploadBody(named.id, { courses: target._id, rollnos: [] }),
+    );
+    expect(renamed.status).toBe(200);
+    expect(await accessOf(named.id)).toEqual([b.id]);
   });
 
   it('refuses a video edit without title or description, or naming an unknown video or course', async () => {

@@ -1,5 +1,5 @@
 import type { courses, videos } from '../db/schema';
-import { videoDeleteUrl, videoPosterUrl, videoUrl } from '../media/urls';
+import { videoDeleteUrl, videoPosterUrl, videoUrl } from './stream-urls';
 import { thumbnailUrl } from '../thumbnails/store';
 
 /** `mm:ss`, or `hh:mm:ss` from an hour on (SPEC.md section 3). */

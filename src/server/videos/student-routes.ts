@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { AccountRouteOptions } from '../accounts/student-routes';
+import type { RouteOptions } from '../http/route-options';
 import { registerRoutes } from '../http/route-table';
 import { studentCourseVideos, studentRollno } from './student-videos';
 
 /** The course player's calls (base /api, SPEC.md section 7: POST /videos, POST /rollno). */
-export const videoStudentRoutes: FastifyPluginAsync<AccountRouteOptions> = async (app, { ctx, auth }) => {
+export const videoStudentRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx, auth }) => {
   const zone = ctx.config.openTimeZone;
   registerRoutes(app, auth, {
     'POST /api/videos': async ({ session: { user }, body }) => ({

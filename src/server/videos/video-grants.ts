@@ -1,6 +1,7 @@
+import { and, eq, notExists, sql } from 'drizzle-orm';
 import { recordAccessEvents } from '../audit/events';
 import type { Db } from '../db/client';
-import { videoAccess } from '../db/schema';
+import { enrollments, videoAccess } from '../db/schema';
 
 /**
  * Grants `studentIds` the video inside the caller's transaction; students who have it already are
@@ -43,6 +44,35 @@ export async function insertVideoGrants(
     })),
   );
   return granted.map((g) => g.studentId);
+}
+
+/**
+ * When a video moves to `courseId` (null: out of every course), drops the grants of students not
+ * enrolled there, each audited, inside the caller's transaction: a grant given in the old course
+ * must not follow the video into a course its holder never joined. Returns how many were dropped.
+ */
+export async function dropGrantsOutside(
+  tx: Db,
+  move: {
+    video: { id: string; title: string; courseId: string | null };
+    courseId: string | null;
+    actorId: string;
+    now: Date;
+  },
+): Promise<number> {
+  const { video, courseId } = move;
+  const enrolled = (id: string) =>
+    tx
+      .select({ one: sql`1` })
+      .from(enrollments)
+      .where(and(eq(enrollments.studentId, videoAccess.studentId), eq(enrollments.courseId, id)));
+  const dropped = await tx
+    .delete(videoAccess)
+    .where(and(eq(videoAccess.videoId, video.id), courseId ? notExists(enrolled(courseId)) : undefined))
+    .returning({ studentId: videoAccess.studentId });
+  const reason = courseId ? 'Video moved to another course' : 'Video taken out of its course';
+  await recordAccessEvents(tx, move.now, videoRevokeEvents(video, move.actorId, dropped, reason));
+  return dropped.length;
 }
 
 /** The audit lines of taking a video away from students (a revoke, or the video's deletion). */

@@ -1,4 +1,5 @@
 import {
+  ActionIcon,
   Badge,
   Box,
   Burger,
@@ -14,15 +15,18 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconChevronDown, IconLogout } from '@tabler/icons-react';
+import { IconChevronDown, IconLogout, IconUserCircle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
-import { productName } from '../app/product';
+import { productName } from '../ui/product';
 import { Logo } from '../ui/Logo';
 import {
+  accountLink,
   adminHome,
   analyticsLink,
   backupsLink,
+  passkeysLink,
+  questionsLink,
   courseLinks,
   studentsLink,
   traceLink,
@@ -40,6 +44,7 @@ function NavMenu({ label, links, active }: { label: string; links: AdminLink[]; 
         <Button
           variant={current ? 'light' : 'subtle'}
           color={current ? 'red' : 'dark'}
+          px="sm"
           rightSection={<IconChevronDown size={14} aria-hidden="true" />}
         >
           {label}
@@ -71,6 +76,7 @@ function TopLink({ link, active, label = link.label }: { link: AdminLink; active
       replace
       variant={current ? 'light' : 'subtle'}
       color={current ? 'red' : 'dark'}
+      px="sm"
       aria-current={current ? 'page' : undefined}
     >
       {label}
@@ -120,8 +126,23 @@ export function AdminShell({ children }: { children: ReactNode }) {
             link={analyticsLink}
             active={pathname.startsWith(analyticsLink.to) ? analyticsLink.to : pathname}
           />
+          <TopLink link={questionsLink} active={pathname} />
           <TopLink link={traceLink} active={pathname} label="Trace" />
           <TopLink link={backupsLink} active={pathname} />
+          {/* Passkeys live on the account page (the drawer lists them too): the top bar is full at 1280 px. */}
+          <ActionIcon
+            component={Link}
+            to={accountLink.to}
+            replace
+            size="lg"
+            variant={pathname === accountLink.to ? 'light' : 'subtle'}
+            color={pathname === accountLink.to ? 'red' : 'dark'}
+            aria-label={accountLink.label}
+            title={accountLink.label}
+            aria-current={pathname === accountLink.to ? 'page' : undefined}
+          >
+            <IconUserCircle size={22} aria-hidden="true" />
+          </ActionIcon>
           {logoutButton('sm')}
         </Group>
         <Burger opened={drawer} onClick={toggle} hiddenFrom="md" aria-label="Open navigation" />
@@ -129,27 +150,27 @@ export function AdminShell({ children }: { children: ReactNode }) {
       <Drawer opened={drawer} onClose={close} title="Admin" position="right" size="xs" hiddenFrom="md">
         <Stack gap={2} component="nav" aria-label="Admin">
           {[
-            adminHome,
-            ...courseLinks,
-            ...videoLinks,
-            studentsLink,
-            analyticsLink,
-            traceLink,
-            backupsLink,
-          ].map((link, i) => (
-            <Box key={link.to}>
-              {(i === 1 || i === 4 || i === 7) && <Divider my={6} />}
-              <NavLink
-                component={Link}
-                to={link.to}
-                replace
-                label={link.label}
-                active={link === analyticsLink ? pathname.startsWith(link.to) : link.to === pathname}
-                color="red"
-                onClick={close}
-              />
-            </Box>
-          ))}
+            [adminHome],
+            courseLinks,
+            videoLinks,
+            [studentsLink, analyticsLink, questionsLink, traceLink, backupsLink],
+            [passkeysLink, accountLink],
+          ].map((group, g) =>
+            group.map((link, i) => (
+              <Box key={link.to}>
+                {g > 0 && i === 0 && <Divider my={6} />}
+                <NavLink
+                  component={Link}
+                  to={link.to}
+                  replace
+                  label={link.label}
+                  active={link === analyticsLink ? pathname.startsWith(link.to) : link.to === pathname}
+                  color="red"
+                  onClick={close}
+                />
+              </Box>
+            )),
+          )}
           <Divider my={6} />
           {logoutButton()}
           <Text size="xs" c="dimmed" ta="center" mt="xs">

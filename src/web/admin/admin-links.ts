@@ -16,6 +16,8 @@ export const videoLinks: AdminLink[] = [
   { to: '/adminvideo', label: 'Upload Video' },
   { to: '/editvideodetails', label: 'Edit Video Details' },
   { to: '/editvideo', label: 'Edit Video Access' },
+  // In the Videos menu: the top bar is full at 1280 px.
+  { to: '/adminsearch', label: 'Search lectures' },
 ];
 
 export const studentsLink: AdminLink = { to: '/adminstudents', label: 'Manage Students' };
@@ -25,3 +27,9 @@ export const analyticsLink: AdminLink = { to: '/adminanalytics', label: 'Analyti
 export const traceLink: AdminLink = { to: '/admintrace', label: 'Trace a leak' };
 
 export const backupsLink: AdminLink = { to: '/adminbackups', label: 'Backups' };
+
+export const questionsLink: AdminLink = { to: '/adminquestions', label: 'Questions' };
+
+export const passkeysLink: AdminLink = { to: '/adminpasskeys', label: 'Passkeys' };
+/** The signed-in admin's own password, sessions and recovery codes. */
+export const accountLink: AdminLink = { to: '/adminaccount', label: 'Your account' };

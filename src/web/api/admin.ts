@@ -14,6 +14,7 @@ export const adminKeys = {
   dropdown: (courseId: string) => ['admin', 'dropdown', courseId] as const,
   videoAccess: (videoId: string) => ['admin', 'video-access', videoId] as const,
   captions: (videoId: string) => ['admin', 'captions', videoId] as const,
+  searchIndex: (videoId: string) => ['admin', 'search-index', videoId] as const,
   playbackHealth: ['admin', 'playback-health'] as const,
 };
 
@@ -35,6 +36,25 @@ export function useCaptionTracks(videoId: string, enabled = true) {
         (r) => r.captions,
       ),
     enabled,
+  });
+}
+
+/** How often a video's search index state is read again while a source is queued or running. */
+export const INDEX_POLL_MS = 2_000;
+/** ...and, more slowly, while a source has no state yet (not queued so far). */
+export const INDEX_WAIT_POLL_MS = 5_000;
+
+/** A video's search index, source by source (GET /api/admin/videos/:videoId/index): polled until every source has settled. */
+export function useVideoIndex(videoId: string) {
+  return useQuery({
+    queryKey: adminKeys.searchIndex(videoId),
+    queryFn: ({ signal }) => call('GET /api/admin/videos/:videoId/index', { params: { videoId }, signal }),
+    refetchInterval: (query) => {
+      const sources = query.state.data?.sources ?? [];
+      if (sources.some((s) => s.status === 'queued' || s.status === 'running')) return INDEX_POLL_MS;
+      // A source with no state yet: the runner's check queues a packaged video within 30 s.
+      return sources.some((s) => s.updatedAt === null) ? INDEX_WAIT_POLL_MS : false;
+    },
   });
 }
 
@@ -116,6 +136,20 @@ type Body<K extends Parameters<typeof call>[0]> = CallInput<K> extends { body: i
 export const adminApi = {
   login: (body: Body<'POST /api/admin/login'>) => call('POST /api/admin/login', { body }),
   logout: () => call('POST /api/admin/logout'),
+  /** The sign-in's second step: a TOTP code or a recovery code. */
+  loginCode: (code: string) => call('POST /api/admin/login/totp', { body: { code } }),
+  startEnrolment: () => call('POST /api/admin/mfa/enrolment'),
+  confirmEnrolment: (code: string) => call('POST /api/admin/mfa/enrol', { body: { code } }),
+  verifyFactor: (code: string) => call('POST /api/admin/mfa/verify', { body: { code } }),
+  /** Passkeys (WebAuthn): the ceremonies' options and results; login/passkey-flow.ts runs the browser's part. */
+  passkeyLoginOptions: () => call('POST /api/admin/login/passkey/options'),
+  passkeyLogin: (body: Body<'POST /api/admin/login/passkey'>) =>
+    call('POST /api/admin/login/passkey', { body }),
+  passkeyRegistrationOptions: () => call('POST /api/admin/passkeys/registration'),
+  addPasskey: (body: Body<'POST /api/admin/passkeys'>) => call('POST /api/admin/passkeys', { body }),
+  listPasskeys: () => call('GET /api/admin/passkeys'),
+  removePasskey: (passkeyId: string) =>
+    call('DELETE /api/admin/passkeys/:passkeyId', { params: { passkeyId } }),
   createCourse: (body: Body<'POST /api/admin/course/create'>) =>
     call('POST /api/admin/course/create', { body }),
   updateCourse: (body: Body<'POST /api/admin/course/update'>) =>
@@ -148,6 +182,8 @@ export const adminApi = {
     form.set('file', file);
     return call('POST /api/admin/videos/:videoId/captions', { params: { videoId }, form });
   },
+  /** Starts the video's search index over (a job; 409 while one is queued or running). */
+  reindexVideo: (videoId: string) => call('POST /api/admin/videos/:videoId/index', { params: { videoId } }),
   deleteCaptions: ({ videoId, language }: { videoId: string; language: string }) =>
     call('DELETE /api/admin/videos/:videoId/captions/:language', { params: { videoId, language } }),
   /** The streamer's files first (SPEC.md section 7), then the rows; files already gone are no obstacle. */

@@ -1,3 +1,4 @@
+import { serverMessages } from '../../contract/messages';
 import type { Answer, PathParams, Sent } from '../../contract/route-kit';
 import { splitRouteKey } from '../../contract/route-kit';
 import type { RouteKey, Routes } from '../../contract/routes';
@@ -75,6 +76,65 @@ function urlOf(path: string, input: Loose): string {
   return url;
 }
 
+/**
+ * Asks the admin to prove their second factor again (the "Confirm it's you" modal the back office
+ * mounts): true once POST /api/admin/mfa/verify took a code, false when they gave up.
+ */
+export type FactorPrompt = () => Promise<boolean>;
+
+let factorPrompt: FactorPrompt | null = null;
+/** The prompt on screen: requests refused together wait for the same one. */
+let openPrompt: Promise<boolean> | null = null;
+
+/** Registers the prompt (the admin layout, while mounted); returns its removal. */
+export function setFactorPrompt(prompt: FactorPrompt): () => void {
+  factorPrompt = prompt;
+  return () => {
+    if (factorPrompt === prompt) factorPrompt = null;
+  };
+}
+
+/** A sensitive admin route's refusal (route table `freshFactor`): the second factor is older than 10 minutes. */
+export function isStaleFactor(error: unknown): boolean {
+  return (
+    error instanceof ApiError && error.status === 403 && error.message === serverMessages.mfaFreshFactor
+  );
+}
+
+/** Shows the prompt (or joins the one on screen); false when none is mounted. */
+export function promptForFactor(): Promise<boolean> {
+  if (!factorPrompt) return Promise.resolve(false);
+  openPrompt ??= factorPrompt().finally(() => {
+    openPrompt = null;
+  });
+  return openPrompt;
+}
+
+/**
+ * Before a large upload to a sensitive route: asks for the code first unless the factor stays fresh
+ * for another minute (GET /api/admin/mfa). The server refuses a stale factor before reading the body,
+ * but the browser would send the whole file before it saw the refusal, then send it again.
+ */
+export async function proveFactorFirst(): Promise<void> {
+  const status = await call('GET /api/admin/mfa');
+  if (!status.enrolled) return;
+  if (status.freshUntil && Date.parse(status.freshUntil) - Date.now() > 60_000) return;
+  if (!(await promptForFactor())) throw new ApiError(403, serverMessages.mfaFreshFactor);
+}
+
+/**
+ * Sends a request; when a sensitive route refuses it for a stale second factor, asks for a code
+ * (promptForFactor) and sends it once more. The one place the web app handles that refusal.
+ */
+async function withFreshFactor<T>(send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (error) {
+    if (!isStaleFactor(error) || !(await promptForFactor())) throw error;
+    return send();
+  }
+}
+
 /** Calls route `key`; a non-2xx answer throws an ApiError with the server's message. */
 export async function call<K extends JsonRouteKey>(
   key: K,
@@ -89,21 +149,23 @@ export async function call<K extends JsonRouteKey>(
   const bodyText = json ? JSON.stringify(loose.body) : undefined;
   const first = loose.form ? undefined : takeFirstAnswer(method, url, bodyText);
   if (first !== undefined) return first as AnswerOf<K>;
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method,
-      credentials: 'same-origin',
-      headers: { ...(json ? { 'content-type': 'application/json' } : {}), ...loose.headers },
-      body: loose.form ?? bodyText,
-      signal: loose.signal,
-      keepalive: loose.keepalive,
-    });
-  } catch (error) {
-    if ((error as Error).name === 'AbortError') throw error;
-    throw new ApiError(0, '');
-  }
-  return answerOf<K>(response.status, await response.text());
+  return withFreshFactor(async () => {
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method,
+        credentials: 'same-origin',
+        headers: { ...(json ? { 'content-type': 'application/json' } : {}), ...loose.headers },
+        body: loose.form ?? bodyText,
+        signal: loose.signal,
+        keepalive: loose.keepalive,
+      });
+    } catch (error) {
+      if ((error as Error).name === 'AbortError') throw error;
+      throw new ApiError(0, '');
+    }
+    return answerOf<K>(response.status, await response.text());
+  });
 }
 
 /** A response's JSON, or the ApiError of a status outside 2xx with the server's message. */
@@ -134,6 +196,14 @@ export function upload<K extends FormRouteKey>(
 ): Promise<AnswerOf<K>> {
   const { method, path } = splitRouteKey(key);
   const loose = input as Loose & { onUpload?(sent: number, total: number): void };
+  return withFreshFactor(() => sendForm<K>(method, path, loose));
+}
+
+function sendForm<K extends FormRouteKey>(
+  method: string,
+  path: string,
+  loose: Loose & { onUpload?(sent: number, total: number): void },
+): Promise<AnswerOf<K>> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
     request.open(method, urlOf(path, loose));

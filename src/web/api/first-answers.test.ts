@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FIRST_ANSWERS_ELEMENT_ID } from '../../contract/first-answers';
 
 // The web app's client with the answers a student page's index.html carried (the server's side:
-// server/plugins/first-answers.int.test.ts). The network is a stub that says what was asked of it.
+// server/http/first-answers.int.test.ts). The network is a stub that says what was asked of it.
 
 const TIME = { hour: 10, open: true, opensAt: null, closesAt: null, timeZone: 'Asia/Kolkata', hours: null };
 const VIDEOS = { videos: [{ _id: 'v1', title: 'Scope' }] };

@@ -6,7 +6,7 @@ import {
 } from '../../contract/first-answers';
 
 /**
- * The answers the server put into this page's index.html (server/plugins/first-answers.ts), each
+ * The answers the server put into this page's index.html (server/http/first-answers.ts), each
  * taken once by the first call of the same request. They belong to the page's first screen: none
  * is taken after FIRST_ANSWERS_MAX_AGE_MS, and a state-changing call (a sign-in, a sign-out, a
  * save) drops them all, so a later call never gets an answer from before it.

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { traceUnderWay, type TraceRunsResponse } from '../../contract/trace-runs';
-import { call, upload } from './client';
+import { call, proveFactorFirst, upload } from './client';
 
 /** Traces of downloaded copies (base /api/admin/trace-runs): the one query-key factory, the list, a run, the upload. */
 export const traceRunKeys = {
@@ -47,7 +47,8 @@ export function useTraceUpload() {
   const client = useQueryClient();
   const [sending, setSending] = useState<UploadState | null>(null);
   const mutation = useMutation({
-    mutationFn: ({ file, videoId }: { file: File; videoId: string | null }) => {
+    mutationFn: async ({ file, videoId }: { file: File; videoId: string | null }) => {
+      await proveFactorFirst();
       const form = new FormData();
       // The video first: the server checks it before it reads the file.
       if (videoId) form.append('videoId', videoId);

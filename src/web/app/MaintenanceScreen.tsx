@@ -1,6 +1,6 @@
 import { Center, Paper, Stack, Text, Title } from '@mantine/core';
 import { Logo } from '../ui/Logo';
-import { productName } from './product';
+import { productName } from '../ui/product';
 
 function formatOpening(opensAt: string | null | undefined, timeZone: string | undefined): string | null {
   if (!opensAt) return null;

@@ -39,7 +39,7 @@ function whenSignedIn(queryClient: QueryClient, then: () => void, otherwise: () 
   );
 }
 
-/** The student shell (app/StudentGate): the session check. */
+/** The student shell (session/StudentGate): the session check. */
 export const prefetchStudentSession = (queryClient: QueryClient) => () => {
   whenSignedIn(queryClient, () => {});
   return null;

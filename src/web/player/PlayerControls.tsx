@@ -16,6 +16,15 @@ import { formatClock } from './format';
 import classes from './Player.module.css';
 import type { MediaState } from './use-media-state';
 
+/** A point marked on the seek bar (a note, a question): where, and what it is for screen readers. */
+export interface SeekMarker {
+  seconds: number;
+  /** The marker's accessible name and tooltip, e.g. "Question at 01:05: Why?". */
+  label: string;
+  /** Drawn apart: a note is a square, a question a round pin; 'other' by default. */
+  kind?: 'note' | 'question' | 'other';
+}
+
 export interface PlayerControlsProps {
   media: MediaState;
   duration: number;
@@ -29,6 +38,8 @@ export interface PlayerControlsProps {
   onToggleFullscreen(): void;
   onFocusChange(inside: boolean): void;
   captions?: Captions;
+  /** Points marked on the seek bar; nothing is drawn for none. */
+  markers?: readonly SeekMarker[];
 }
 
 /** A button of the control bar: white on the video, one size for all. */
@@ -89,6 +100,31 @@ function CaptionsMenu({ captions }: { captions: Captions }) {
   );
 }
 
+/**
+ * The markers above the seek bar's track: each a small button (a tab stop with its own name) that
+ * seeks to its moment. The row is inset like the slider's track, so a marker sits over its second.
+ */
+function SeekMarkers(props: { markers: readonly SeekMarker[]; span: number; onSeek(seconds: number): void }) {
+  return (
+    <div className={classes.markers} role="group" aria-label="Moments marked on the timeline">
+      {props.markers.map((marker, i) => (
+        <button
+          key={`${marker.kind ?? 'other'}-${marker.seconds}-${i}`}
+          type="button"
+          className={classes.marker}
+          data-kind={marker.kind ?? 'other'}
+          style={{ left: `${(Math.min(Math.max(marker.seconds, 0), props.span) / props.span) * 100}%` }}
+          aria-label={marker.label}
+          title={marker.label}
+          onClick={() => props.onSeek(marker.seconds)}
+        >
+          <span aria-hidden="true" />
+        </button>
+      ))}
+    </div>
+  );
+}
+
 /** The control bar: play/pause, seek, time, mute and volume, speed, fullscreen. */
 export function PlayerControls(props: PlayerControlsProps) {
   const { media, duration, fullscreen, visible } = props;
@@ -96,6 +132,7 @@ export function PlayerControls(props: PlayerControlsProps) {
   const [scrub, setScrub] = useState<number | null>(null);
   const position = scrub ?? Math.min(media.currentTime, duration || media.currentTime);
   const silent = media.muted || media.volume === 0;
+  const span = Math.max(duration, 0.1);
 
   return (
     <Box
@@ -106,25 +143,30 @@ export function PlayerControls(props: PlayerControlsProps) {
         if (!event.currentTarget.contains(event.relatedTarget as Node | null)) props.onFocusChange(false);
       }}
     >
-      <Slider
-        className={classes.seek}
-        data-seek
-        min={0}
-        max={Math.max(duration, 0.1)}
-        step={0.1}
-        value={position}
-        onChange={setScrub}
-        onChangeEnd={(value) => {
-          setScrub(null);
-          props.onSeek(value);
-        }}
-        label={formatClock}
-        thumbLabel="Seek"
-        thumbValueText={(value) => `${formatClock(value)} of ${formatClock(duration)}`}
-        color="red"
-        size="sm"
-        thumbSize={14}
-      />
+      <div className={classes.seekRow}>
+        <Slider
+          className={classes.seek}
+          data-seek
+          min={0}
+          max={span}
+          step={0.1}
+          value={position}
+          onChange={setScrub}
+          onChangeEnd={(value) => {
+            setScrub(null);
+            props.onSeek(value);
+          }}
+          label={formatClock}
+          thumbLabel="Seek"
+          thumbValueText={(value) => `${formatClock(value)} of ${formatClock(duration)}`}
+          color="red"
+          size="sm"
+          thumbSize={14}
+        />
+        {duration > 0 && props.markers && props.markers.length > 0 && (
+          <SeekMarkers markers={props.markers} span={span} onSeek={props.onSeek} />
+        )}
+      </div>
       <Group justify="space-between" wrap="nowrap" gap="xs" mt={6}>
         <Group gap={4} wrap="nowrap">
           <BarButton onClick={props.onTogglePlay} label={media.playing ? 'Pause' : 'Play'}>

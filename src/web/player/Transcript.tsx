@@ -20,32 +20,61 @@ function highlight(text: string, query: string): ReactNode {
   return parts;
 }
 
+/** Slack for where a seek lands: a little before the second the player was asked to start at. */
+const SEEK_SLACK_SECONDS = 0.5;
+
+const reducedMotion = () =>
+  typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
 /**
  * The interactive transcript: every cue with its time, the one playing highlighted and kept in
- * view, a click (or Enter) seeks there, and a search box filters and marks matches.
+ * view, a click (or Enter) seeks there, and a search box filters and marks matches. Opened at a
+ * search hit (`focus`), the cue in force at that second is marked current and centred in the
+ * list once the captions load, and stays current through the player's lead-in before it.
  */
 export function Transcript({
   captions,
   mediaRef,
+  focus,
 }: {
   captions: Captions;
   mediaRef: RefObject<HTMLVideoElement | null>;
+  /**
+   * A search hit: its second (`?t=`), whose cue is brought into view once, and where the player
+   * starts (a little before it).
+   */
+  focus?: { at: number; playFrom: number };
 }) {
-  const [time, setTime] = useState(0);
+  const focusAt = focus?.at;
+  const playFrom = focus?.playFrom ?? 0;
+  const [time, setTime] = useState(focusAt ?? 0);
   const [search, setSearch] = useState('');
   const listRef = useRef<HTMLOListElement>(null);
+  // The hit's cue not yet brought into view; the hit's second held while the player is before it.
+  const focusPending = useRef(focusAt !== undefined);
+  const pinned = useRef(focusAt);
 
   useEffect(() => {
     const video = mediaRef.current;
     if (!video) return;
-    const update = () => setTime(video.currentTime);
+    const update = () => {
+      const at = pinned.current;
+      // Not started yet, or in the lead-in before the hit: the hit's cue stays current.
+      const held =
+        at !== undefined &&
+        video.currentTime < at &&
+        (video.currentTime >= playFrom - SEEK_SLACK_SECONDS || (video.paused && video.currentTime === 0));
+      if (held) return;
+      pinned.current = undefined;
+      setTime(video.currentTime);
+    };
     video.addEventListener('timeupdate', update);
     video.addEventListener('seeked', update);
     return () => {
       video.removeEventListener('timeupdate', update);
       video.removeEventListener('seeked', update);
     };
-  }, [mediaRef]);
+  }, [mediaRef, playFrom]);
 
   const lines = useMemo(
     () => captions.transcript.map((cue) => ({ cue, text: cue.plain.replace(/\n/g, ' ') })),
@@ -55,16 +84,34 @@ export function Transcript({
   const shown = query ? lines.filter((line) => line.text.toLowerCase().includes(query)) : lines;
   const current = cueAt(captions.transcript, time);
 
-  // Keep the current cue in view inside the list, without scrolling the page.
+  // Keep the current cue in view inside the list, without scrolling the page (the player stays
+  // where it is). A search hit's cue, once its lines are there, goes to the middle of the list
+  // (smoothly unless the viewer asks for reduced motion); with no cue in force at that second, the
+  // next one does.
   useEffect(() => {
     const list = listRef.current;
-    const item = list?.querySelector<HTMLElement>('[aria-current="true"]');
-    if (!list || !item) return;
-    const top = item.offsetTop - list.offsetTop;
-    if (top < list.scrollTop || top + item.offsetHeight > list.scrollTop + list.clientHeight) {
+    if (!list) return;
+    const playing = list.querySelector<HTMLElement>('[aria-current="true"]');
+    if (focusPending.current && focusAt !== undefined) {
+      const item =
+        playing ??
+        [...list.querySelectorAll<HTMLElement>('[data-start]')].find(
+          (el) => Number(el.dataset.start) > focusAt,
+        );
+      if (!item) return;
+      focusPending.current = false;
+      const top = Math.max(0, item.offsetTop - list.offsetTop - (list.clientHeight - item.offsetHeight) / 2);
+      if (typeof list.scrollTo === 'function')
+        list.scrollTo({ top, behavior: reducedMotion() ? 'auto' : 'smooth' });
+      else list.scrollTop = top;
+      return;
+    }
+    if (!playing) return;
+    const top = playing.offsetTop - list.offsetTop;
+    if (top < list.scrollTop || top + playing.offsetHeight > list.scrollTop + list.clientHeight) {
       list.scrollTop = top - list.clientHeight / 3;
     }
-  }, [current]);
+  }, [current, lines, focusAt]);
 
   if (!captions.tracks.length) return null;
   const seek = (seconds: number) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CUE_SETTINGS, type Cue, type CueSettings } from '../../contract/cues';
-import { cueBox, layoutCue } from './captions';
+import { cueBox, layoutCue } from './caption-layout';
 
 const cue = (plain: string, settings: Partial<CueSettings> = {}): Cue => ({
   id: '',

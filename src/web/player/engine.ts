@@ -11,6 +11,9 @@ export interface AttachedStream {
 
 const HLS_TYPE = 'application/vnd.apple.mpegurl';
 
+/** Failed segment loads in a row (hls.js's retries included) before playback gives up with an error. */
+export const SEGMENT_FAILURES_IN_A_ROW = 6;
+
 /** Whether the browser plays HLS by itself (Safari, iOS, recent Chromium). */
 export function nativeHlsSupported(video: HTMLVideoElement): boolean {
   return video.canPlayType(HLS_TYPE) !== '';
@@ -53,8 +56,26 @@ export async function attachStream(
   if (!Hls.isSupported())
     throw new Error('This browser cannot play the course videos. Please use a current browser.');
   // At most 30 s buffered ahead: a revoke stops playback within KEY_ROTATION_SECONDS + 30 s of media.
-  const hls = new Hls({ backBufferLength: 30, maxBufferLength: 30, maxMaxBufferLength: 30 });
+  const hls = new Hls({
+    backBufferLength: 30,
+    maxBufferLength: 30,
+    maxMaxBufferLength: 30,
+    // Segment retries: sooner than hls.js's 1-8 s back-off, so SEGMENT_FAILURES_IN_A_ROW come in ~10 s.
+    fragLoadPolicy: {
+      default: {
+        maxTimeToFirstByteMs: 10_000,
+        maxLoadTimeMs: 120_000,
+        timeoutRetry: { maxNumRetry: 4, retryDelayMs: 0, maxRetryDelayMs: 0 },
+        errorRetry: { maxNumRetry: 6, retryDelayMs: 500, maxRetryDelayMs: 3000 },
+      },
+    },
+  });
   let recoveries = 0;
+  // hls.js retries a failing segment and then tries the other renditions, for a minute and more,
+  // while the student sees a spinner; a segment the page may not fetch (a CSP or CORS refusal) fails
+  // forever. After this many failed loads in a row, playback stops with an error and "Try again".
+  let segmentFailures = 0;
+  hls.on(Hls.Events.FRAG_LOADED, () => void (segmentFailures = 0));
   const logEvent = (event: string, data?: { frag?: { sn: number | string; level: number; start: number } }) =>
     playerLog(
       `hls ${event}${data?.frag ? ` sn=${data.frag.sn} l=${data.frag.level} @${data.frag.start}` : ''}`,
@@ -75,6 +96,14 @@ export async function attachStream(
   }
   hls.on(Hls.Events.ERROR, (_event, data) => {
     playerLog(`hls error ${data.type} ${data.details} fatal=${data.fatal} ${data.response?.code ?? ''}`);
+    const segmentFailed =
+      data.details === Hls.ErrorDetails.FRAG_LOAD_ERROR ||
+      data.details === Hls.ErrorDetails.FRAG_LOAD_TIMEOUT;
+    if (segmentFailed && ++segmentFailures >= SEGMENT_FAILURES_IN_A_ROW) {
+      hls.stopLoad();
+      options.onFatal(data.details);
+      return;
+    }
     if (!data.fatal) return;
     // One retry each for network and decoding trouble before giving up (as hls.js recommends).
     const status = data.response?.code ?? 0;

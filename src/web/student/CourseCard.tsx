@@ -5,7 +5,7 @@ import type { StudentCourse } from '../../contract/courses';
 import { formatDate } from '../ui/format-date';
 import { useSchoolTimeZone } from '../api/session';
 import { courseLink, isCourseActive } from './course-access';
-import { CourseThumbnail } from './CourseThumbnail';
+import { CourseThumbnail } from '../ui/CourseThumbnail';
 import classes from './Dashboard.module.css';
 
 export interface CourseCardProps {

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Breadcrumbs, Grid, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Grid, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconCircleCheckFilled, IconClock, IconPlayerPlayFilled } from '@tabler/icons-react';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -9,7 +9,10 @@ import { formatClock, parseDuration } from '../player/format';
 import { PLAY_MARK } from '../player/renderer';
 import { watermarkText } from '../player/watermark';
 import { afterPageSettles } from '../ui/after-load';
+import { StudentTrail } from '../ui/StudentTrail';
 import classes from './Course.module.css';
+import { SearchBox } from '../search/SearchBox';
+import { hitFromParam, startFromParam } from '../search/snippet';
 import { PlayNextCard } from './PlayNextCard';
 import { Playlist } from './Playlist';
 import { resumePosition } from './use-watch-progress';
@@ -29,6 +32,12 @@ export default function CoursePage() {
   const updateProgress = useProgressCache(courseId);
   // Intro thumbnail first; a pick from the playlist or Play Next starts playing at once.
   const [playing, setPlaying] = useState(false);
+  // A search hit (`?video=ID&t=SECONDS`) plays from two seconds before it.
+  const hitAt = startFromParam(params.get('t'));
+  const hitSecond = hitFromParam(params.get('t'));
+  useEffect(() => {
+    if (hitAt !== undefined) setPlaying(true);
+  }, [hitAt, params]);
   useEffect(() => afterPageSettles(() => void loadPlayer()), []);
 
   // Load errors give an empty list (SPEC.md section 8).
@@ -90,8 +99,10 @@ export default function CoursePage() {
             }
           >
             <WatchedVideo
-              key={current._id}
+              key={`${current._id}@${hitAt ?? ''}`}
               video={current}
+              startAt={hitAt}
+              hitAt={hitSecond}
               watermark={watermark}
               autoPlay
               onSaved={updateProgress}
@@ -141,14 +152,8 @@ export default function CoursePage() {
   const showPlaylist = videosQuery.isPending || videos.length > 0;
   return (
     <Stack gap="md">
-      <Breadcrumbs>
-        <Anchor component={Link} to="/dashboard" replace size="sm">
-          Courses
-        </Anchor>
-        <Text size="sm" c="dimmed" lineClamp={1}>
-          {courseName ?? 'Course'}
-        </Text>
-      </Breadcrumbs>
+      <StudentTrail here={courseName ?? 'Course'} lineClamp={1} />
+      <SearchBox courseId={courseId} />
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: showPlaylist ? 8 : 12 }}>{main}</Grid.Col>
         {showPlaylist && (

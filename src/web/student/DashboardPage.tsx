@@ -4,6 +4,7 @@ import type { StudentCourse } from '../../contract/courses';
 import { studentToasts } from '../../contract/messages';
 import { useSchoolTimeZone } from '../api/session';
 import { useCourses } from '../api/student';
+import { SearchBox } from '../search/SearchBox';
 import { CardSkeleton } from '../ui/CardSkeleton';
 import { toastOnce } from '../ui/toast';
 import { CourseCard } from './CourseCard';
@@ -73,6 +74,7 @@ export default function DashboardPage() {
         <Title order={1}>Courses</Title>
         <Text c="dimmed">Continue your learning journey.</Text>
       </div>
+      <SearchBox />
       {body}
       {modalWanted && (
         <Suspense fallback={null}>

@@ -6,8 +6,8 @@ import { studentToasts } from '../../contract/messages';
 import { messageOf } from '../api/client';
 import { sessionKeys, useAuthCheck } from '../api/session';
 import { signIn as requestSignIn } from '../api/student';
-import { useReplaceNavigate } from '../app/navigation';
-import { productName } from '../app/product';
+import { useReplaceNavigate } from '../session/navigation';
+import { productName } from '../ui/product';
 import { SignInCard, type Credentials } from '../ui/SignInCard';
 import { toast } from '../ui/toast';
 

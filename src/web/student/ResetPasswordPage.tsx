@@ -15,14 +15,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { OTP_LENGTH } from '../../contract/constants';
-import { studentToasts, validation } from '../../contract/messages';
-import { isValidPassword } from '../../contract/password';
+import { studentToasts } from '../../contract/messages';
 import { ApiError, messageOf } from '../api/client';
 import { sessionKeys, useAuthCheck } from '../api/session';
 import { requestCode, resetPassword } from '../api/student';
-import { useReplaceNavigate } from '../app/navigation';
+import { useReplaceNavigate } from '../session/navigation';
 import { Logo } from '../ui/Logo';
-import { PasswordField } from '../ui/PasswordField';
+import { NewPasswordFields, newPasswordReady } from '../ui/NewPasswordFields';
 import { toast } from '../ui/toast';
 import { useCountdown } from './use-countdown';
 import { LoginInput } from '../ui/SignInCard';
@@ -104,9 +103,6 @@ export function ResetForm({ username }: { username?: string }) {
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
 
-  const passwordError = password && !isValidPassword(password) ? validation.password : null;
-  const confirmError = confirm && confirm !== password ? validation.passwordsDiffer : null;
-
   const resend = useMutation({
     mutationFn: () => requestCode(username),
     onSuccess: () => {
@@ -131,8 +127,7 @@ export function ResetForm({ username }: { username?: string }) {
     onError: (error) => toast.error(messageOf(error, studentToasts.resetFailed)),
   });
 
-  const canReset =
-    otp.length === OTP_LENGTH && isValidPassword(password) && confirm === password && !reset.isPending;
+  const canReset = otp.length === OTP_LENGTH && newPasswordReady(password, confirm) && !reset.isPending;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -160,24 +155,13 @@ export function ResetForm({ username }: { username?: string }) {
             styles={{ root: { justifyContent: 'space-between' } }}
           />
         </Input.Wrapper>
-        <PasswordField
-          label="New password"
-          autoComplete="new-password"
-          value={password}
-          onValue={setPassword}
-          error={passwordError}
-          description={
-            passwordError
-              ? undefined
-              : 'At least 8 characters with upper and lower case, a number and one of @$!%*?&'
-          }
-        />
-        <PasswordField
-          label="Confirm password"
-          autoComplete="new-password"
-          value={confirm}
-          onValue={setConfirm}
-          error={confirmError}
+        <NewPasswordFields
+          password={password}
+          confirm={confirm}
+          onPassword={setPassword}
+          onConfirm={setConfirm}
+          passwordLabel="New password"
+          confirmLabel="Confirm password"
         />
         <Button type="submit" color="red" fullWidth disabled={!canReset} loading={reset.isPending}>
           Reset Password

@@ -1,5 +1,5 @@
 import { Outlet } from 'react-router';
-import { StudentGate } from '../app/StudentGate';
+import { StudentGate } from '../session/StudentGate';
 import { StudentLayout } from './StudentLayout';
 
 /** Layout route of the signed-in student pages: the session gate (SPEC.md section 4), then the navigation bar. */

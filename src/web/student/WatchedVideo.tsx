@@ -5,6 +5,8 @@ import { call } from '../api/client';
 import { useCaptions } from '../player/captions';
 import { parseDuration } from '../player/format';
 import { PlaybackHealth } from '../player/playback-health';
+import { LearningPanel } from '../learning/LearningPanel';
+import { useLearningMarkers } from '../learning/use-learning-markers';
 import { Transcript } from '../player/Transcript';
 import { VideoPlayer } from '../player/VideoPlayer';
 import classes from './WatchedVideo.module.css';
@@ -28,13 +30,17 @@ export interface WatchedVideoProps {
   watermark: string;
   autoPlay: boolean;
   onSaved(videoId: string, progress: VideoProgress): void;
+  /** Seconds to start at instead of the saved position (a search hit). */
+  startAt?: number;
+  /** The search hit's own second: the transcript brings its cue into view. */
+  hitAt?: number;
 }
 
 /**
  * The player for one video, resuming where the student left off and saving progress as they watch;
  * with captions, the transcript below it (the picture keeps the column's full width).
  */
-export function WatchedVideo({ video, watermark, autoPlay, onSaved }: WatchedVideoProps) {
+export function WatchedVideo({ video, watermark, autoPlay, onSaved, startAt, hitAt }: WatchedVideoProps) {
   const mediaRef = useRef<HTMLVideoElement | null>(null);
   const initial = video.progress ?? NO_PROGRESS;
   const length = parseDuration(video.duration);
@@ -44,6 +50,7 @@ export function WatchedVideo({ video, watermark, autoPlay, onSaved }: WatchedVid
   // The roll number names the student: the captions choice is theirs, not the browser's.
   const captions = useCaptions(video._id, watermark);
   const sessionCode = usePlaybackSession(video._id);
+  const markers = useLearningMarkers(video._id);
   return (
     <div className={classes.watch}>
       <VideoPlayer
@@ -51,14 +58,20 @@ export function WatchedVideo({ video, watermark, autoPlay, onSaved }: WatchedVid
         watermark={watermark}
         title={video.title}
         durationHint={length}
-        startAt={resumePosition(initial, length)}
+        startAt={startAt ?? resumePosition(initial, length)}
         autoPlay={autoPlay}
         mediaRef={mediaRef}
         captions={captions}
         sessionCode={sessionCode}
         onPlaybackError={(code) => health.fail(code)}
+        markers={markers}
       />
-      <Transcript captions={captions} mediaRef={mediaRef} />
+      <Transcript
+        captions={captions}
+        mediaRef={mediaRef}
+        focus={hitAt === undefined ? undefined : { at: hitAt, playFrom: startAt ?? hitAt }}
+      />
+      <LearningPanel videoId={video._id} mediaRef={mediaRef} />
     </div>
   );
 }

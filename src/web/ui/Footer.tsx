@@ -1,6 +1,6 @@
 import { Anchor, Container, Group, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { productName } from '../app/product';
+import { productName } from './product';
 
 /** Policy, support and contact links; shown on every page except login and reset (see RootLayout). */
 export function Footer() {

@@ -1,6 +1,6 @@
 import { Anchor, Container, List, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { productName } from '../app/product';
+import { productName } from './product';
 
 function Page({ title, children }: { title: string; children: React.ReactNode }) {
   return (

@@ -1,5 +1,5 @@
 import { Group, Text } from '@mantine/core';
-import { productName } from '../app/product';
+import { productName } from './product';
 
 /** The product mark and name. */
 export function Logo({ size = 28, withName = true }: { size?: number; withName?: boolean }) {

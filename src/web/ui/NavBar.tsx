@@ -1,7 +1,7 @@
 import { UnstyledButton } from '@mantine/core';
 import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
-import { productName } from '../app/product';
+import { productName } from './product';
 import { AccountButton } from './AccountButton';
 import { useAfterPageSettles } from './after-load';
 import { Logo } from './Logo';

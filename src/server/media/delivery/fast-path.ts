@@ -2,12 +2,16 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { mediaMessages } from '../../../contract/media';
 import { mediaKeys, StoreUnavailableError, type MediaStores } from '../store';
 import { SESSION_COOKIE } from '../../../contract/constants';
-import { putInFront, RAW_SECURITY_HEADERS, sendRawJson, type RawHandler } from '../../http/raw-answer';
+import {
+  answerRawFailure,
+  putInFront,
+  RAW_SECURITY_HEADERS,
+  sendRawJson,
+  type RawHandler,
+} from '../../http/raw-answer';
 import type { PlaybackTokens } from './tokens';
 import type { VideoStoreCache } from './video-stores';
-
-const SEGMENT_URL =
-  /^\/stream\/videos\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/(v\d{2,4})\/((?:seg_\d{5}(?:_k)?|f_[0-9a-f]{32})\.ts)\?t=([\w.-]{1,120})$/;
+import { SEGMENT_LINK, STREAM_VIDEOS } from '../../videos/stream-urls';
 
 export interface FastPathDeps {
   stores: Pick<MediaStores, 'of'>;
@@ -19,12 +23,21 @@ export interface FastPathDeps {
 
 const COOKIE = new RegExp(`(?:^|;\\s*)${SESSION_COOKIE}=([^;]*)`);
 
-/** The session token of a raw request, as `readToken` finds it (Bearer header, else the cookie). */
-function sessionOf(req: IncomingMessage): string | undefined {
+/**
+ * The session token of a raw request, as `readToken` finds it (Bearer header, else the cookie). A
+ * cookie that is not valid percent-encoding (`%`, `%zz`, a cut UTF-8 sequence) is no token: the
+ * Fastify route then answers it as any request without a session.
+ */
+export function sessionOf(req: IncomingMessage): string | undefined {
   const header = req.headers.authorization;
   if (header?.startsWith('Bearer ')) return header.slice(7).trim() || undefined;
   const m = COOKIE.exec(req.headers.cookie ?? '');
-  return m?.[1] ? decodeURIComponent(m[1]) : undefined;
+  if (!m?.[1]) return undefined;
+  try {
+    return decodeURIComponent(m[1]);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -39,11 +52,11 @@ export function segmentFastPath(deps: FastPathDeps) {
   return (req: IncomingMessage, res: ServerResponse, fallback: RawHandler): boolean => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     const url = req.url;
-    if (!url?.startsWith('/stream/videos/')) return false;
-    const m = SEGMENT_URL.exec(url);
+    if (!url?.startsWith(STREAM_VIDEOS)) return false;
+    const m = SEGMENT_LINK.exec(url);
     if (!m) return false;
     const [, videoId, rendition, file, token] = m as unknown as [string, string, string, string, string];
-    if (!deps.tokens.verify(videoId, token, sessionOf(req), deps.now())) return false;
+    if (!deps.tokens.verify(videoId, `${rendition}/${file}`, token, sessionOf(req), deps.now())) return false;
     const kind = deps.videoStores.peek(videoId);
     if (!kind) return false;
     deps.stores
@@ -81,7 +94,9 @@ export function segmentFastPath(deps: FastPathDeps) {
             sendRawJson(res, 503, mediaMessages.storageUnavailable, { 'retry-after': '5' });
           else sendRawJson(res, 500, 'Something went wrong.');
         },
-      );
+      )
+      // A throw in the answer above would be an unhandled rejection, which ends the process.
+      .catch((error: unknown) => answerRawFailure(res, error));
     return true;
   };
 }

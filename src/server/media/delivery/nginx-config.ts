@@ -38,7 +38,8 @@ server {
         proxy_set_header Connection "";
         # $http_host keeps the port: Lectern compares it with the Origin of state-changing requests.
         proxy_set_header Host $http_host;
-        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+        # The address nginx saw, replacing whatever the client wrote there (Lectern runs with TRUST_PROXY=1).
+        proxy_set_header X-Forwarded-For $remote_addr;
         proxy_set_header X-Forwarded-Proto $scheme;
         # Upload chunks stream through to Lectern instead of being spooled to nginx's disk first.
         proxy_request_buffering off;

@@ -3,7 +3,8 @@ import { frameRateAttribute } from '../packaging/codecs';
 import { INFO_FILE, PLAYLIST, type RenditionInfo } from '../packaging/hls';
 import { periodOfKeyUri } from '../packaging/segment-keys';
 import type { DescribeStored } from './stream-descriptions';
-import { chooseVariants, VARIANT_B_TAG } from '../../forensic/mark';
+import { chooseVariants, VARIANT_B_TAG } from '../../marks/mark';
+import { videoKeyUrl } from '../../videos/stream-urls';
 
 const MAX_CACHED = 2_000;
 
@@ -19,9 +20,6 @@ interface Template {
   alternates: string[];
 }
 
-/** Where the player asks for key `period` of a video (the key route: session and access checked). */
-export const keyRoute = (videoId: string, period: number) => `/stream/videos/${videoId}/keys/${period}`;
-
 /** Packaged playlists and rendition descriptions never change once moved into place: keep them in memory. */
 export class PlaylistStore {
   private readonly templates = new Map<string, Template>();
@@ -33,7 +31,13 @@ export class PlaylistStore {
   constructor(private readonly describe?: DescribeStored) {}
 
   /** The master playlist of the listed renditions, highest first, each child URI carrying `token`. */
-  async master(store: MediaStore, videoId: string, heights: number[], token: string): Promise<string> {
+  /** The master playlist; `tokenFor(path)` signs each child playlist's link (`v720/index.m3u8`). */
+  async master(
+    store: MediaStore,
+    videoId: string,
+    heights: number[],
+    tokenFor: (path: string) => string,
+  ): Promise<string> {
     const lines = ['#EXTM3U', '#EXT-X-VERSION:3'];
     for (const height of [...heights].sort((a, b) => b - a)) {
       const info = await this.info(store, videoId, height);
@@ -47,7 +51,7 @@ export class PlaylistStore {
       ];
       lines.push(
         `#EXT-X-STREAM-INF:${attributes.join(',')}`,
-        `${renditionName(height)}/${PLAYLIST}?t=${token}`,
+        `${renditionName(height)}/${PLAYLIST}?t=${tokenFor(`${renditionName(height)}/${PLAYLIST}`)}`,
       );
     }
     return `${lines.join('\n')}\n`;
@@ -56,7 +60,7 @@ export class PlaylistStore {
   /**
    * A rendition's playlist (`version`: cached under it) with `links(files)` as its segment URIs and
    * the key URIs on the key route. A marked rendition lists, per segment, the variant `sequence`
-   * picks (forensic/code.ts); it is never served without one.
+   * picks (marks/code.ts); it is never served without one.
    */
   async child(
     store: MediaStore,
@@ -78,7 +82,7 @@ export class PlaylistStore {
     let segment = 0;
     for (let i = 0; i < template.slots.length; i++) {
       const slot = template.slots[i]!;
-      out += ('period' in slot ? keyRoute(videoId, slot.period) : uris[segment++]!) + template.pieces[i + 1]!;
+      out += ('period' in slot ? videoKeyUrl(videoId, slot.period) : uris[segment++]!) + template.pieces[i + 1]!;
     }
     return out;
   }

@@ -1,27 +1,28 @@
 import { createHash } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { mediaMessages } from '../../../contract/media';
 import type { SessionUser } from '../../accounts/sessions';
 import { recordAccessEvents } from '../../audit/events';
 import type { AppContext } from '../../context';
-import { videos } from '../../db/schema';
 import { conflict, forbidden, HttpError, notFound, tooManyRequests, unavailable } from '../../errors';
 import { registerRoutes } from '../../http/route-table';
-import { readToken, type Auth } from '../../plugins/auth';
-import { closedMessage, openingState } from '../../plugins/opening-hours';
-import { decideWatch } from '../../videos/access';
+import { readToken, type Auth } from '../../http/auth';
+import { requireOpenTo } from '../../http/opening-gate';
+import { requireWatch, type PlaybackVideo } from '../../videos/access';
 import { PLAYLIST, SEGMENT_PATTERN } from '../packaging/hls';
 import { segmentKey } from '../packaging/segment-keys';
 import { mediaKeys, UUID_PATTERN, type MediaStore } from '../store';
+import { ChildPlaylistCache } from './child-playlists';
 import type { KeyRateLimit } from './key-limit';
 import type { PlaylistStore } from './playlists';
 import type { SegmentUrls } from './segment-urls';
 import { sendObject } from './send-file';
 import { LINK_SECONDS, type PlaybackTokens } from './tokens';
-import { sessionSequence } from '../../forensic/code';
-import { sessionCodeFor } from '../../forensic/sessions';
+import { sessionSequence } from '../../marks/code';
+import { sessionCodeFor } from '../../marks/sessions';
 import type { VideoStoreCache } from './video-stores';
+import { RENDITION_SOURCE } from '../../videos/stream-urls';
+import { openForensicSecret, VideoSecretError } from '../../videos/video-secrets';
 
 export interface DeliveryDeps {
   ctx: AppContext;
@@ -37,18 +38,40 @@ const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
 const PRIVATE_PLAYLIST = 'private, no-cache';
 /** Segments are encrypted: useless without the key, so any cache may keep them for good. */
 export const SEGMENT_CACHE = 'public, max-age=31536000, immutable';
-const RENDITION = /^v\d{2,4}$/;
+const RENDITION = new RegExp(`^${RENDITION_SOURCE}$`);
 const PERIOD = /^\d{1,6}$/;
 /** A child playlist (its links signed for one session) is reused this long: presigning is not free. */
 const CHILD_REUSE_MS = 5 * 60_000;
-const MAX_CHILDREN = 20_000;
+/** What those kept playlists may take: ~60 sessions of a long S3 playlist, ~1,000 of node links. */
+const CHILD_CACHE_BYTES = 64 * 1024 * 1024;
 
 const sessionHash = (session: string) => createHash('sha256').update(session).digest('base64url');
+/** An unreadable key is logged at most this often per process: every viewer of every video hits it. */
+const UNREADABLE_LOG_MS = 60_000;
 
 /** Master playlist, child playlists, segments, keys and poster under /stream/videos/:id. */
 export function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): void {
   const { ctx, auth, videoStores, tokens, playlists, segmentUrls, keyLimit } = deps;
-  const children = new Map<string, { text: string; until: number }>();
+  const children = new ChildPlaylistCache({ maxBytes: CHILD_CACHE_BYTES, ttlMs: CHILD_REUSE_MS });
+  let unreadableLoggedAt = -Infinity;
+
+  /**
+   * A stored key or forensic secret that does not open with this node's signing key (a database
+   * restored or copied under another SIGNING_KEY, or a node configured with the wrong one): a 503
+   * saying so, not a 500, and an error line for the operator. A proxy retries another node.
+   */
+  function unreadable(error: unknown): never {
+    if (!(error instanceof VideoSecretError)) throw error;
+    const nowMs = ctx.clock.now().getTime();
+    if (nowMs - unreadableLoggedAt >= UNREADABLE_LOG_MS) {
+      unreadableLoggedAt = nowMs;
+      ctx.logger.error(
+        { videoId: error.videoId, secret: error.kind },
+        'a video key does not open with this signing key: set the SIGNING_KEY the database was written with (npm run cli -- doctor)',
+      );
+    }
+    throw unavailable(mediaMessages.keyUnreadable);
+  }
 
   /** The store of a video as its row says now (the fast path's cached answer may be older). */
   async function storeOf(videoId: string): Promise<MediaStore> {
@@ -57,45 +80,22 @@ export function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): void {
     return ctx.media.of(kind);
   }
 
-  async function requireWatch(user: SessionUser, videoId: string): Promise<void> {
+  /**
+   * The full check of every playlist, key and poster request: opening hours for students (503), the
+   * id (404), then access (videos/access.ts); the video's row comes back from that one read.
+   */
+  async function requirePlayback(user: SessionUser, videoId: string): Promise<PlaybackVideo> {
+    requireOpenTo(user, ctx.clock.now(), ctx.config);
     if (!UUID_PATTERN.test(videoId)) throw notFound(mediaMessages.videoNotFound);
-    const decision = await decideWatch(ctx.db, user, videoId, ctx.clock.now(), ctx.config.openTimeZone);
-    if (decision === 'not-found') throw notFound(mediaMessages.videoNotFound);
-    if (decision === 'no-course-access') throw forbidden(mediaMessages.noCourseAccess);
-    if (decision === 'no-video-access') throw forbidden(mediaMessages.noVideoAccess);
-  }
-
-  /** The full check of every playlist and key request: opening hours for students (503), then access. */
-  async function requirePlayback(user: SessionUser, videoId: string): Promise<void> {
-    if (user.role === 'student') {
-      const state = openingState(ctx.clock.now(), ctx.config.openHours, ctx.config.openTimeZone);
-      if (!state.open) {
-        throw unavailable(closedMessage(state, ctx.config.productName), {
-          opensAt: state.opensAt?.toISOString() ?? null,
-        });
-      }
-    }
-    await requireWatch(user, videoId);
+    return requireWatch(ctx, user, videoId);
   }
 
   /**
-   * The video row behind a master or child playlist, after the full playback check; its store is
-   * remembered for the segment fast path.
+   * The video row behind a master or child playlist or a poster, after the full playback check; its
+   * store is remembered for the segment fast path.
    */
-  async function playlistVideo(user: SessionUser, videoId: string) {
-    await requirePlayback(user, videoId);
-    const [video] = await ctx.db
-      .select({
-        status: videos.status,
-        renditions: videos.renditions,
-        store: videos.store,
-        updatedAt: videos.updatedAt,
-        forensicSecret: videos.forensicSecret,
-      })
-      .from(videos)
-      .where(eq(videos.id, videoId))
-      .limit(1);
-    if (!video) throw notFound(mediaMessages.videoNotFound);
+  async function playlistVideo(user: SessionUser, videoId: string): Promise<PlaybackVideo> {
+    const video = await requirePlayback(user, videoId);
     videoStores.remember(videoId, video.store);
     return video;
   }
@@ -109,8 +109,8 @@ export function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): void {
     'GET /stream/videos/:id/keys/:period': ({ session, params, request, reply }) =>
       key(session.user, params.id, params.period, request, reply),
     'GET /stream/videos/:id/poster.jpg': async ({ session, params, request, reply }) => {
-      await requireWatch(session.user, params.id);
-      return sendObject(request, reply, await storeOf(params.id), mediaKeys.poster(params.id), {
+      const video = await playlistVideo(session.user, params.id);
+      return sendObject(request, reply, ctx.media.of(video.store), mediaKeys.poster(params.id), {
         contentType: 'image/jpeg',
         cacheControl: 'private, max-age=3600',
       });
@@ -121,8 +121,11 @@ export function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): void {
     const video = await playlistVideo(user, videoId);
     if (video.status === 'processing') throw conflict(mediaMessages.stillProcessing);
     if (video.status !== 'ready' || !video.renditions.length) throw conflict(mediaMessages.processingFailed);
-    const token = tokens.sign(videoId, readToken(request)!, ctx.clock.now().getTime());
-    const body = await playlists.master(ctx.media.of(video.store), videoId, video.renditions, token);
+    const session = readToken(request)!;
+    const nowMs = ctx.clock.now().getTime();
+    const body = await playlists.master(ctx.media.of(video.store), videoId, video.renditions, (path) =>
+      tokens.sign(videoId, path, session, nowMs),
+    );
     return reply.type(PLAYLIST_TYPE).header('cache-control', PRIVATE_PLAYLIST).send(body);
   }
 
@@ -143,7 +146,8 @@ export function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): void {
     }
     const session = readToken(request);
     const nowMs = ctx.clock.now().getTime();
-    if (!tokens.verify(id, token, session, nowMs)) throw forbidden(mediaMessages.badToken);
+    if (!tokens.verify(id, `${rendition}/${file}`, token, session, nowMs))
+      throw forbidden(mediaMessages.badToken);
     if (!isPlaylist) {
       return sendObject(request, reply, await storeOf(id), mediaKeys.videoFile(id, rendition, file), {
         contentType: 'video/mp2t',
@@ -154,11 +158,17 @@ export function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): void {
     const video = await playlistVideo(user, id);
     const store = ctx.media.of(video.store);
     // A marked video: this viewer's playback session picks A or B per segment (docs/FORENSIC.md).
-    const secret = video.forensicSecret ? Buffer.from(video.forensicSecret, 'hex') : undefined;
+    let secret: Buffer | undefined;
+    try {
+      secret = openForensicSecret(ctx.signingKey, id, video.forensicSecret);
+    } catch (error) {
+      unreadable(error);
+    }
     const code = secret
       ? await sessionCodeFor(ctx.db, {
           userId: user.id,
           videoId: id,
+          courseId: video.courseId,
           ip: request.ip,
           userAgent: request.headers['user-agent'] ?? '',
           now: ctx.clock.now(),
@@ -168,9 +178,9 @@ export function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): void {
     // The row's stamp names the packaged playlist's version (media:rekey and marking replace it).
     const version = `${id}/${rendition}/${video.updatedAt.getTime()}`;
     const cacheKey = `${version}/${store.kind}/${sessionHash(session!)}/${code}`;
-    let cached = children.get(cacheKey);
-    if (!cached || cached.until <= nowMs) {
-      const text = await playlists.child(
+    let text = children.get(cacheKey, nowMs);
+    if (text === undefined) {
+      text = await playlists.child(
         store,
         id,
         rendition,
@@ -180,10 +190,9 @@ export function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): void {
         secret ? (segments) => sessionSequence(secret, code, segments) : undefined,
       );
       if (text === undefined) throw notFound(mediaMessages.videoNotFound);
-      if (children.size >= MAX_CHILDREN) children.clear();
-      children.set(cacheKey, (cached = { text, until: nowMs + CHILD_REUSE_MS }));
+      children.set(cacheKey, text, nowMs);
     }
-    return reply.type(PLAYLIST_TYPE).header('cache-control', PRIVATE_PLAYLIST).send(cached.text);
+    return reply.type(PLAYLIST_TYPE).header('cache-control', PRIVATE_PLAYLIST).send(text);
   }
 
   /**
@@ -232,7 +241,10 @@ export function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): void {
       }
       throw error;
     });
-    const bytes = await segmentKey(ctx.db, videoId, Number(period));
+    const bytes = await segmentKey(ctx, videoId, Number(period)).catch((error: unknown) => {
+      if (error instanceof VideoSecretError) keyRefusals.inc({ reason: 'unreadable' });
+      return unreadable(error);
+    });
     if (!bytes) {
       keyRefusals.inc({ reason: 'not-found' });
       throw notFound(mediaMessages.videoNotFound);

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../../config';
 import { mediaKeys, type MediaStore } from '../store';
+import { bucketOrigins } from '../store/bucket-cors';
 import { LINK_SECONDS, purposeKey, type PlaybackTokens } from './tokens';
+import { videoFileUrl } from '../../videos/stream-urls';
 
 /** What a child playlist's segment links are made for: one session watching one rendition. */
 export interface LinkRequest {
@@ -22,12 +24,11 @@ export interface SegmentUrls {
   uris(request: LinkRequest): Promise<string[]>;
 }
 
-/** `node`: Lectern's fast path serves `seg_N.ts?t=<token bound to video, session and expiry>`. */
+/** `node`: Lectern's fast path serves `seg_N.ts?t=<token bound to video, file, session and expiry>`. */
 export function nodeSegmentUrls(tokens: PlaybackTokens): SegmentUrls {
   return {
-    async uris({ videoId, files, session, nowMs }) {
-      const query = `?t=${tokens.sign(videoId, session, nowMs)}`;
-      return files.map((file) => file + query);
+    async uris({ videoId, rendition, files, session, nowMs }) {
+      return files.map((file) => `${file}?t=${tokens.sign(videoId, `${rendition}/${file}`, session, nowMs)}`);
     },
   };
 }
@@ -45,7 +46,7 @@ export function nginxSegmentUrls(secret: string): SegmentUrls {
     async uris({ videoId, rendition, files, session, nowMs }) {
       const expiry = Math.floor(nowMs / 1000) + LINK_SECONDS;
       return files.map((file) => {
-        const uri = `/stream/videos/${videoId}/${rendition}/${file}`;
+        const uri = videoFileUrl(videoId, rendition, file);
         const md5 = createHash('md5').update(`${expiry}${uri}${session} ${secret}`).digest('base64url');
         return `${file}?e=${expiry}&s=${md5}`;
       });
@@ -84,4 +85,14 @@ export function segmentUrlsFor(config: Readonly<Config>, tokens: PlaybackTokens,
     local: mode === 'nginx' ? nginxSegmentUrls(nginxLinkSecret(signingKey)) : node,
     s3: mode === 's3' ? s3SegmentUrls(config.segmentBaseUrl) : node,
   } satisfies Record<MediaStore['kind'], SegmentUrls>;
+}
+
+/**
+ * The origins a browser fetches segments from besides Lectern's own, which the page's CSP must name
+ * (hls.js fetches them: connect-src): in `s3` mode the CDN of SEGMENT_BASE_URL, else the bucket.
+ */
+export function segmentOrigins(config: Pick<Config, 'segmentDelivery' | 'segmentBaseUrl' | 's3'>): string[] {
+  if (config.segmentDelivery !== 's3') return [];
+  if (config.segmentBaseUrl) return [new URL(config.segmentBaseUrl).origin];
+  return config.s3 ? bucketOrigins(config.s3) : [];
 }

@@ -34,7 +34,7 @@ export function describeStored(ctx: AppContext, tools: MediaTools): DescribeStor
     for await (const piece of read.body) pieces.push(piece as Buffer);
     let bytes: Buffer = Buffer.concat(pieces);
     if (first.period !== undefined) {
-      const key = await segmentKey(ctx.db, videoId, first.period);
+      const key = await segmentKey(ctx, videoId, first.period);
       if (!key) return {};
       bytes = decryptSegment(bytes, key, first.sequence);
     }

@@ -1,8 +1,9 @@
 import path from 'node:path';
-import type { MediaTools, ProbeResult } from '../ffmpeg';
+import { inputArgs, type MediaTools, type ProbeResult } from '../ffmpeg';
 import { describeStreams, type StreamDescription } from './codecs';
-import { markedLadderFilter, type Variant } from '../../forensic/mark';
+import { markedLadderFilter, type Variant } from '../../marks/mark';
 import { ensureScratchDir, readScratchText, scratchFileSize, writeScratchFile } from '../store/scratch';
+import { SEGMENT_FILE_SOURCE } from '../../videos/stream-urls';
 
 /** Target segment length; remuxed segments cut at the source's keyframes, so they are "about" this. */
 export const SEGMENT_SECONDS = 6;
@@ -15,9 +16,9 @@ export const PLAYLIST = 'index.m3u8';
 export const INFO_FILE = 'info.json';
 /**
  * `seg_00003.ts`, or `seg_00003_k.ts` once re-keyed (a new name: old playlists keep their bytes), or
- * `f_<32 hex>.ts`, a variant of a marked rendition (forensic/mark.ts `variantFileName`).
+ * `f_<32 hex>.ts`, a variant of a marked rendition (marks/mark.ts `variantFileName`).
  */
-export const SEGMENT_PATTERN = /^(?:seg_\d{5}(?:_k)?|f_[0-9a-f]{32})\.ts$/;
+export const SEGMENT_PATTERN = new RegExp(`^${SEGMENT_FILE_SOURCE}$`);
 
 /** What the master playlist needs to list a rendition. */
 export interface RenditionInfo {
@@ -143,8 +144,7 @@ export async function writeRendition(
       : encodeArgs(plan.height, plan.audio, false, segmentSeconds);
   await tools.ffmpeg(
     [
-      '-i',
-      source,
+      ...inputArgs(source),
       '-map',
       '0:v:0',
       ...(plan.audio === 'none' ? [] : ['-map', '0:a:0']),
@@ -191,7 +191,7 @@ export async function writeMarkedVariants(
     );
   }
   await tools.ffmpeg(
-    ['-i', input.source, ...graph.inputArgs, '-filter_complex', graph.filterComplex, ...outputs],
+    [...inputArgs(input.source), ...graph.inputArgs, '-filter_complex', graph.filterComplex, ...outputs],
     { signal: input.signal, lowPriority: input.lowPriority },
   );
   const infos = new Map<string, RenditionInfo>();
@@ -272,8 +272,7 @@ export async function writePoster(
     [
       '-ss',
       at.toFixed(2),
-      '-i',
-      input.source,
+      ...inputArgs(input.source),
       '-frames:v',
       '1',
       '-vf',

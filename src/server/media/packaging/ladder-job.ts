@@ -63,7 +63,7 @@ export function ladderHandler(ctx: AppContext, deps: PackagingDeps): JobHandler<
               signal,
               lowPriority: true,
             });
-            await encryptRendition(stagingDir, videoKeysFor(ctx.db, videoId), ctx.config.keyRotationSeconds);
+            await encryptRendition(stagingDir, videoKeysFor(ctx, videoId), ctx.config.keyRotationSeconds);
             await assertStillWanted(ctx, run, signal);
             await store.publish(stagingDir, mediaKeys.rendition(videoId, height), signal);
             const next = [...new Set([...listed, height])].sort((a, b) => b - a);

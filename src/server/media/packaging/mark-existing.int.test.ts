@@ -6,7 +6,7 @@ import { MediaTestServer } from '../../../../test/support/media-kit';
 import { runCli } from '../../../../test/support/processes';
 import { suiteTempDirs } from '../../../../test/support/temp-dirs';
 import { loadConfig } from '../../config';
-import { MARK_SEGMENT_SECONDS, VARIANT_FILE_PATTERN } from '../../forensic/mark';
+import { MARK_SEGMENT_SECONDS, VARIANT_FILE_PATTERN } from '../../marks/mark';
 import { traceFile } from '../../forensic/trace-file';
 import { jobHandlers, jobTypeLimits } from '../../jobs/registry';
 import { JobRunner } from '../../jobs/runner';

@@ -8,7 +8,7 @@ import type { AppContext } from '../../context';
 import { jobs, videos } from '../../db/schema';
 import { enqueueJob } from '../../jobs/queue';
 import { LADDER_ATTEMPTS, LADDER_PRIORITY } from '../job-types';
-import { forensicSecretOf } from '../../forensic/sessions';
+import { forensicSecretOf } from '../../marks/sessions';
 import type { JobRunContext } from '../../jobs/types';
 import type { MediaTools, ProbeResult } from '../ffmpeg';
 import { mediaKeys, readText, renditionName, type MediaStore } from '../store';
@@ -45,7 +45,7 @@ export async function markRenditions(
   },
 ): Promise<boolean> {
   const { videoId, store, source, probe, run, signal } = input;
-  const secret = await forensicSecretOf(ctx.db, videoId);
+  const secret = await forensicSecretOf(ctx, videoId);
   if (!secret) return false;
   const heights = input.heights ?? ladderOf(probe.video!.height);
   // What each rung serves now; the rungs already marked are skipped (a killed run resumes).
@@ -68,7 +68,7 @@ export async function markRenditions(
       audio: audioPlanFor(probe),
       outDirOf: (height) => dirs.get(height)!,
       secret,
-      keysFor: videoKeysFor(ctx.db, videoId),
+      keysFor: videoKeysFor(ctx, videoId),
       rotationSeconds: ctx.config.keyRotationSeconds,
       signal,
     });
@@ -152,7 +152,7 @@ export async function unmarkedSource(
     const rendition = renditionName(height);
     const playlist = await readText(store, mediaKeys.videoFile(videoId, rendition, PLAYLIST));
     if (playlist === undefined || isMarkedPlaylist(playlist)) continue;
-    const segments = await renditionSegments(ctx.db, store, videoId, rendition);
+    const segments = await renditionSegments(ctx, store, videoId, rendition);
     if (!segments) continue;
     await ctx.media.scratch.ensure();
     const file = ctx.media.scratch.path(`${name}.source`);

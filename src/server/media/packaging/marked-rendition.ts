@@ -6,7 +6,7 @@ import {
   VARIANT_B_TAG,
   variantFileName,
   type Variant,
-} from '../../forensic/mark';
+} from '../../marks/mark';
 import type { MediaTools } from '../ffmpeg';
 import { ensureScratchDir } from '../store/scratch';
 import { renditionName } from '../store';

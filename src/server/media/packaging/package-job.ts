@@ -99,7 +99,7 @@ export function packageVideoHandler(ctx: AppContext, deps: PackagingDeps): JobHa
 
         const outDir = path.join(stagingDir, renditionName(height));
         await writeRendition(tools, { source, sourceSize: probe.video, outDir, plan, signal });
-        await encryptRendition(outDir, videoKeysFor(ctx.db, videoId), ctx.config.keyRotationSeconds);
+        await encryptRendition(outDir, videoKeysFor(ctx, videoId), ctx.config.keyRotationSeconds);
         await writePoster(tools, {
           source,
           file: path.join(stagingDir, 'poster.jpg'),

@@ -9,6 +9,7 @@ import type { JobHandler } from '../../jobs/types';
 import { LINK_SECONDS } from '../delivery/tokens';
 import { mediaKeys, readText, renditionName } from '../store';
 import { PLAYLIST } from './hls';
+import { openSegmentKey } from '../../videos/video-secrets';
 import { encryptRendition, videoKeysFor } from './segment-keys';
 
 /** A re-keyed segment's name: a new one, so a player holding the old playlist keeps the old bytes. */
@@ -59,8 +60,8 @@ export async function rekeyVideo(ctx: AppContext, videoId: string): Promise<bool
   if (!video?.hlsKey || video.status !== 'ready') return false;
   const store = ctx.media.of(video.store);
   const { scratch } = ctx.media;
-  const oldKey = Buffer.from(video.hlsKey, 'hex');
-  const keysFor = videoKeysFor(ctx.db, videoId);
+  const oldKey = openSegmentKey(ctx.signingKey, videoId, video.hlsKey);
+  const keysFor = videoKeysFor(ctx, videoId);
   const superseded: string[] = [];
   for (const height of video.renditions) {
     const rendition = renditionName(height);

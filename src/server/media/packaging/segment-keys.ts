@@ -2,9 +2,8 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq, inArray } from 'drizzle-orm';
-import type { Db } from '../../db/client';
 import { videoKeys, videos } from '../../db/schema';
-import { videoSecret } from '../../videos/video-secrets';
+import { openSegmentKey, videoSecret, wrapSegmentKey, type SecretContext } from '../../videos/video-secrets';
 import { PLAYLIST } from './hls';
 
 /** The key URI a packaged playlist names for a period; the delivery rewrites it to the key route. */
@@ -30,37 +29,55 @@ export type KeysFor = (periods: number[]) => Promise<Map<number, Buffer>>;
 
 /**
  * The keys of `videoId` for `periods`, made on first use (racing writers agree: the first insert
- * wins and everyone reads it back). Every rendition of a video shares them.
+ * wins and everyone reads it back). Every rendition of a video shares them. Stored wrapped
+ * (videos/video-secrets.ts); answered as the 16 bytes.
  */
-export function videoKeysFor(db: Db, videoId: string): KeysFor {
+export function videoKeysFor(ctx: SecretContext, videoId: string): KeysFor {
+  const { db, signingKey } = ctx;
   return async (periods) => {
     if (!periods.length) return new Map();
     // A video packaged before key rotation keeps its one key as period 0, so its segments still play.
     const [video] = await db.select({ hlsKey: videos.hlsKey }).from(videos).where(eq(videos.id, videoId));
-    if (video?.hlsKey)
-      await db.insert(videoKeys).values({ videoId, period: 0, key: video.hlsKey }).onConflictDoNothing();
+    if (video?.hlsKey) {
+      const key = wrapSegmentKey(signingKey, videoId, openSegmentKey(signingKey, videoId, video.hlsKey));
+      await db.insert(videoKeys).values({ videoId, period: 0, key }).onConflictDoNothing();
+    }
     await db
       .insert(videoKeys)
-      .values(periods.map((period) => ({ videoId, period, key: randomBytes(16).toString('hex') })))
+      .values(
+        periods.map((period) => ({
+          videoId,
+          period,
+          key: wrapSegmentKey(signingKey, videoId, randomBytes(16)),
+        })),
+      )
       .onConflictDoNothing();
     const rows = await db
       .select({ period: videoKeys.period, key: videoKeys.key })
       .from(videoKeys)
       .where(and(eq(videoKeys.videoId, videoId), inArray(videoKeys.period, periods)));
-    return new Map(rows.map((r) => [r.period, Buffer.from(r.key, 'hex')]));
+    return new Map(rows.map((r) => [r.period, openSegmentKey(signingKey, videoId, r.key)]));
   };
 }
 
-/** Key `period` of a video as the key route serves it; a video packaged before key rotation has its one key as period 0. */
-export async function segmentKey(db: Db, videoId: string, period: number): Promise<Buffer | undefined> {
-  const [row] = await db
+/**
+ * Key `period` of a video as the key route serves it; a video packaged before key rotation has its
+ * one key as period 0. Throws VideoSecretError when the stored key does not open with this
+ * install's signing key.
+ */
+export async function segmentKey(
+  ctx: SecretContext,
+  videoId: string,
+  period: number,
+): Promise<Buffer | undefined> {
+  const [row] = await ctx.db
     .select({ key: videoKeys.key })
     .from(videoKeys)
     .where(and(eq(videoKeys.videoId, videoId), eq(videoKeys.period, period)))
     .limit(1);
-  if (row) return Buffer.from(row.key, 'hex');
+  if (row) return openSegmentKey(ctx.signingKey, videoId, row.key);
   if (period !== 0) return undefined;
-  return videoSecret(db, videoId, 'hlsKey');
+  return videoSecret(ctx, videoId, 'hlsKey');
 }
 
 /** The first segment a packaged playlist lists: its file, media sequence number and key period (none: plain). */

@@ -7,6 +7,13 @@ import { scratchOf, type Scratch } from './scratch';
 
 export * from './media-store';
 
+declare module '../../context' {
+  interface AppContext {
+    /** Where media lives: the local folder, and the S3 bucket when one is configured. */
+    media: MediaStores;
+  }
+}
+
 /** The stores of this process: the local one always, the bucket when S3_BUCKET is set. */
 export interface MediaStores {
   /** Where new uploads, videos and thumbnails go (MEDIA_STORE). */

@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { LocalUploads } from './local-uploads';
@@ -10,19 +10,10 @@ import {
   type StoredObject,
   type UploadTarget,
 } from './media-store';
+import { fsyncPath } from './scratch';
 
 /** Bytes read per disk read: a 1.4 MB segment in a few large reads costs far fewer syscalls. */
 export const SEND_HIGH_WATER_MARK = 512 * 1024;
-
-/** Flushes a file or folder to disk, so a rename or a database write after it never points at lost bytes. */
-export async function fsyncPath(target: string): Promise<void> {
-  const handle = await open(target, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
 
 /** Flushes every file below `dir` and the folders themselves. */
 async function fsyncTree(dir: string): Promise<void> {
@@ -48,7 +39,7 @@ export class LocalStore implements MediaStore {
   constructor(dataDir: string, maxUploadBytes: number) {
     this.root = path.join(dataDir, 'media');
     this.thumbnails = path.join(dataDir, 'thumbnails');
-    this.uploads = new LocalUploads(this, maxUploadBytes);
+    this.uploads = new LocalUploads((key) => this.pathOf(key), maxUploadBytes);
   }
 
   /** The file (or folder, for a prefix) of a key. Keys are built by our code, never taken from a client. */
@@ -94,20 +85,24 @@ export class LocalStore implements MediaStore {
   }
 
   async list(prefix: string): Promise<StoredObject[]> {
-    const out: StoredObject[] = [];
-    const walk = async (dir: string, keyPrefix: string) => {
-      for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
-        const key = `${keyPrefix}${entry.name}`;
-        if (entry.isDirectory()) await walk(path.join(dir, entry.name), `${key}/`);
-        else if (!entry.name.endsWith('.tmp')) {
+    // Every folder's entries are read and stat'ed at once, not one after the other: a backup lists
+    // thousands of segments, and each stat is a round trip to the thread pool.
+    const walk = async (dir: string, keyPrefix: string): Promise<StoredObject[]> => {
+      const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+      const found = await Promise.all(
+        entries.map(async (entry): Promise<StoredObject[]> => {
+          const key = `${keyPrefix}${entry.name}`;
+          if (entry.isDirectory()) return walk(path.join(dir, entry.name), `${key}/`);
+          if (entry.name.endsWith('.tmp')) return [];
           const info = await stat(path.join(dir, entry.name)).catch(() => undefined);
-          if (info)
-            out.push({ key, size: info.size, modifiedAt: new Date(Math.max(info.ctimeMs, info.mtimeMs)) });
-        }
-      }
+          return info
+            ? [{ key, size: info.size, modifiedAt: new Date(Math.max(info.ctimeMs, info.mtimeMs)) }]
+            : [];
+        }),
+      );
+      return found.flat();
     };
-    await walk(this.pathOf(prefix), prefix);
-    return out;
+    return walk(this.pathOf(prefix), prefix);
   }
 
   async listChildren(prefix: string): Promise<string[]> {

@@ -3,24 +3,26 @@ import { mkdir, open, readdir, rename, stat, truncate, rm, type FileHandle } fro
 import path from 'node:path';
 import { mediaMessages } from '../../../contract/media';
 import { badRequest, conflict, tooLarge, unprocessable } from '../../errors';
-import { fsyncPath, type LocalStore } from './local-store';
 import { mediaKeys, type ChunkWriter, type UploadRef, type UploadTarget } from './media-store';
-import { writeFully } from './scratch';
+import { fsyncPath, writeFully } from './scratch';
 
 /** Writes are gathered to this size before hitting the disk (busboy hands over ~64 KiB pieces). */
 const WRITE_BATCH_BYTES = 1024 * 1024;
 
 const missing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
-/** One file per upload, `uploads/<storageName>`, written in place; only fsynced bytes are acknowledged. */
+/**
+ * One file per upload, `uploads/<storageName>`, written in place; only fsynced bytes are acknowledged.
+ * `pathOf` is the local store's file of a key (the store creates its uploads, so they do not import it).
+ */
 export class LocalUploads implements UploadTarget {
   constructor(
-    private readonly store: LocalStore,
+    private readonly pathOf: (key: string) => string,
     private readonly maxUploadBytes: number,
   ) {}
 
   private fileOf(storageName: string): string {
-    return this.store.pathOf(mediaKeys.upload(storageName));
+    return this.pathOf(mediaKeys.upload(storageName));
   }
 
   async begin(storageName: string): Promise<{ multipartId: null }> {
@@ -47,7 +49,7 @@ export class LocalUploads implements UploadTarget {
 
   async complete(upload: UploadRef): Promise<void> {
     const file = this.fileOf(upload.storageName);
-    const source = this.store.pathOf(mediaKeys.source(upload.storageName));
+    const source = this.pathOf(mediaKeys.source(upload.storageName));
     const size = (await stat(file).catch(() => undefined))?.size;
     if (size === undefined) {
       // Moved before, by a finalize that died before its database commit.
@@ -67,7 +69,7 @@ export class LocalUploads implements UploadTarget {
   }
 
   async listStarted(before: Date): Promise<{ storageName: string; multipartId: null }[]> {
-    const dir = this.store.pathOf('uploads/');
+    const dir = this.pathOf('uploads/');
     const out: { storageName: string; multipartId: null }[] = [];
     for (const name of await readdir(dir).catch(() => [] as string[])) {
       if (name.startsWith('.')) continue;

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { mediaMessages } from '../../../contract/media';
+import { UUID_SOURCE } from '../../db/ids';
 import type { StoreKind, UploadPart, UploadPiece } from '../../db/schema';
 import { HttpError } from '../../errors';
 
@@ -15,6 +16,8 @@ export const STORE_KINDS = ['local', 's3'] as const;
  *   upload of its source key);
  * - `sources/<videoId>`: the finalized upload, kept until the ladder is done (videoId = storageName);
  * - `videos/<videoId>/poster.jpg` and `videos/<videoId>/v<height>/{index.m3u8,info.json,seg_NNNNN.ts}`;
+ * - `videos/<videoId>/frames/<questionId>.jpg`: a question's frame of its moment (learning/frames.ts);
+ * - `videos/<videoId>/frames/<second>.jpg`: small stills search results show, made when first asked;
  * - `thumbnails/<sha256>.<jpg|png>`;
  * - `trace-uploads/<runId>`: a leaked copy an admin uploaded to trace, until its trace job ends.
  * AES keys live in the database, never in a store.
@@ -27,6 +30,9 @@ export const mediaKeys = {
   rendition: (videoId: string, height: number) => `videos/${videoId}/${renditionName(height)}/`,
   videoFile: (videoId: string, rendition: string, file: string) => `videos/${videoId}/${rendition}/${file}`,
   poster: (videoId: string) => `videos/${videoId}/poster.jpg`,
+  /** A question's frame of its moment: under the video's folder, so it goes with the video. */
+  questionFrame: (videoId: string, questionId: string) => `videos/${videoId}/frames/${questionId}.jpg`,
+  frame: (videoId: string, second: number) => `videos/${videoId}/frames/${second}.jpg`,
   thumbnail: (file: string) => `thumbnails/${file}`,
   traceUploads: 'trace-uploads/',
   traceUpload: (runId: string) => `trace-uploads/${runId}`,
@@ -35,7 +41,7 @@ export const mediaKeys = {
 /** `v720`: a rendition's folder and URL segment. */
 export const renditionName = (height: number) => `v${height}`;
 
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const UUID_PATTERN = new RegExp(`^${UUID_SOURCE}$`);
 
 export interface StoredObject {
   key: string;

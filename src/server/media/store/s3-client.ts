@@ -4,9 +4,6 @@ import { HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import type { S3Config } from '../../config';
 import { StoreUnavailableError } from './media-store';
 
-// The SDK warns on every start that its 2027 releases will need Node 22; Lectern supports Node 20.19+.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-
 export type SdkError = Error & { $metadata?: { httpStatusCode?: number }; Code?: string; code?: string };
 
 export const statusOf = (error: unknown) => (error as SdkError).$metadata?.httpStatusCode;

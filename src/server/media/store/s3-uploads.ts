@@ -16,20 +16,30 @@ import {
   StoreUnavailableError,
   type ChunkSource,
   type ChunkWriter,
+  type MediaStore,
   type UploadPart,
   type UploadPiece,
   type UploadRef,
   type UploadTarget,
 } from './media-store';
 import { isNotFound, retried, unavailable } from './s3-client';
-import type { S3Store } from './s3-store';
 import type { Scratch } from './scratch';
+
+/**
+ * What uploads use of the S3 store that owns them (S3Store is one): declared here, since the store
+ * creates its uploads and importing it back would be a cycle.
+ */
+export interface UploadBucket extends Pick<MediaStore, 'read' | 'head' | 'list'> {
+  readonly bucket: string;
+  send<T>(command: object, options?: { abortSignal?: AbortSignal }): Promise<T>;
+  deleteKeys(keys: string[]): Promise<void>;
+}
 
 /** S3's smallest part (all but the last); also the web client's chunk size (UPLOAD_CHUNK_SIZE). */
 export const MIN_PART_BYTES = 5 * 1024 * 1024;
 
 /** Concatenates objects into one stream (pieces read back to become one part). */
-function concatObjects(store: S3Store, keys: string[]): Readable {
+function concatObjects(store: UploadBucket, keys: string[]): Readable {
   return Readable.from(
     (async function* () {
       for (const key of keys) {
@@ -50,7 +60,7 @@ function concatObjects(store: S3Store, keys: string[]): Readable {
  */
 export class S3Uploads implements UploadTarget {
   constructor(
-    private readonly store: S3Store,
+    private readonly store: UploadBucket,
     private readonly scratch: Scratch,
     private readonly maxUploadBytes: number,
   ) {}
@@ -262,7 +272,7 @@ async function discardRest(source: AsyncIterable<unknown>): Promise<void> {
  * lease (`signal`) a 423.
  */
 async function streamInto(
-  store: S3Store,
+  store: UploadBucket,
   source: ChunkSource,
   size: number,
   command: (body: Readable) => object,

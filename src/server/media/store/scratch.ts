@@ -98,6 +98,16 @@ export const scratchFileSize = async (file: string) => (await stat(file)).size;
 export const writeScratchFile = (file: string, data: string) => writeFile(file, data);
 export const ensureScratchDir = async (dir: string) => void (await mkdir(dir, { recursive: true }));
 
+/** Flushes a file or folder to disk, so a rename or a database write after it never points at lost bytes. */
+export async function fsyncPath(target: string): Promise<void> {
+  const handle = await open(target, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * Writes every byte of `buffers` at `position`. A nearly full disk takes part of a write and refuses
  * the rest (ENOSPC) only on the next one; a single writev would count the missing bytes as written.

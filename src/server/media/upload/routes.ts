@@ -5,11 +5,11 @@ import type { SessionUser } from '../../accounts/sessions';
 import type { AppContext } from '../../context';
 import { badRequest, parseInput } from '../../errors';
 import { registerRoutes } from '../../http/route-table';
-import type { Auth } from '../../plugins/auth';
+import type { Auth } from '../../http/auth';
 import { formatDuration } from '../../videos/presenter';
 import type { MediaTools } from '../ffmpeg';
 import type { Spooled } from '../store/scratch';
-import { videoDeleteUrl, videoUrl } from '../urls';
+import { videoDeleteUrl, videoUrl } from '../../videos/stream-urls';
 import { finalizeUpload } from './finalize';
 import { discard, onFilePart, type OpenChunk, type UploadStore } from './upload-store';
 

@@ -6,35 +6,15 @@ import { adminToasts, validation } from '../../../contract/messages';
 import { studentApi } from '../../api/admin-students';
 
 import { StudentPicker } from '../students/StudentPicker';
+import { enrolMessage, plural } from '../ui/format';
 import { FormActions } from '../ui/FormActions';
-import { DaysInput } from './DaysInput';
+import { DaysInput } from '../ui/DaysInput';
 import { useAdminMutation } from '../ui/use-admin-mutation';
 import { useFieldErrors } from '../ui/use-field-errors';
 
 export interface EnrolTarget {
   courseId: string;
   label: string;
-}
-
-function plural(n: number, word: string) {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
-/** What an enrol call did, after the server's message: "… 2 students enrolled, 1 extended." */
-export function enrolMessage(r: {
-  message: string;
-  enrolled: number;
-  granted: number;
-  extended: number;
-}): string {
-  const summary = [
-    r.enrolled && `${plural(r.enrolled, 'student')} enrolled`,
-    r.granted && `${r.granted} re-granted`,
-    r.extended && `${r.extended} extended`,
-  ]
-    .filter(Boolean)
-    .join(', ');
-  return summary ? `${r.message} ${summary}.` : r.message;
 }
 
 function EnrolForm({ target, onClose }: { target: EnrolTarget; onClose(): void }) {

@@ -4,7 +4,7 @@ import { GrantDays } from '../../../contract/courses';
 import { validation } from '../../../contract/messages';
 import { formatDMY } from '../ui/format';
 import { FormActions } from '../ui/FormActions';
-import { DaysInput } from './DaysInput';
+import { DaysInput } from '../ui/DaysInput';
 
 const DAY_MS = 86_400_000;
 

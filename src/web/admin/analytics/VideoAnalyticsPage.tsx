@@ -1,5 +1,5 @@
 import '@mantine/charts/styles.css';
-import { AreaChart } from '@mantine/charts';
+import { CompositeChart } from '@mantine/charts';
 import { SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { useParams } from 'react-router';
 import { analyticsMessages, type VideoAnalytics } from '../../../contract/analytics';
@@ -32,11 +32,32 @@ export default function VideoAnalyticsPage() {
 
 function VideoView({ analytics: a }: { analytics: VideoAnalytics }) {
   const { video } = a;
-  const points = a.buckets.map((b) => ({ at: at(b.start), viewers: b.viewers, plays: b.plays }));
+  // Questions per question bucket, drawn as one bar over the middle of its bucket (the retention
+  // point there, else the bucket's start when the video ends sooner).
+  const asked = new Map<number, number>();
+  for (const q of a.questionBuckets) {
+    const middle = q.start + a.questionBucketSeconds / 2;
+    const where = a.buckets.some((b) => b.start === middle) ? middle : q.start;
+    asked.set(where, (asked.get(where) ?? 0) + q.questions);
+  }
+  const points = a.buckets.map((b) => ({
+    at: at(b.start),
+    viewers: b.viewers,
+    plays: b.plays,
+    questions: asked.get(b.start) ?? 0,
+  }));
   // The steps are drawn from each bucket's start: a closing point gives the last bucket its width.
   const last = points.at(-1);
-  const data = last ? [...points, { ...last, at: at(video.durationSeconds) }] : points;
+  const data = last ? [...points, { ...last, at: at(video.durationSeconds), questions: 0 }] : points;
   const drop = a.biggestDropOff;
+  const questionCount = a.questionBuckets.reduce((sum, q) => sum + q.questions, 0);
+  const lost = a.questionBuckets.filter((q) => q.questions > 0);
+  const most = lost.reduce<(typeof lost)[number] | undefined>(
+    (best, q) => (!best || q.questions > best.questions ? q : best),
+    undefined,
+  );
+  const span = (start: number) =>
+    `${at(start)}–${at(Math.min(start + a.questionBucketSeconds, video.durationSeconds))}`;
   return (
     <Stack gap="lg">
       {video.course && (
@@ -74,7 +95,7 @@ function VideoView({ analytics: a }: { analytics: VideoAnalytics }) {
           }
         />
       </SimpleGrid>
-      {a.viewers === 0 ? (
+      {a.viewers === 0 && questionCount === 0 ? (
         <Empty
           title="Nobody has watched this video yet."
           description="The retention curve appears once students with access start playing it."
@@ -86,27 +107,42 @@ function VideoView({ analytics: a }: { analytics: VideoAnalytics }) {
           note={<>of {a.studentsWithAccess} with access</>}
         >
           <ChartFigure name="retention">
-            <AreaChart
+            <CompositeChart
               h={300}
               data={data}
               dataKey="at"
               series={[
-                { name: 'plays', label: 'Plays', color: 'gray.5', strokeDasharray: '5 4' },
-                { name: 'viewers', label: 'Viewers', color: 'red.6' },
+                { name: 'plays', label: 'Plays', color: 'gray.5', type: 'area', strokeDasharray: '5 4' },
+                { name: 'viewers', label: 'Viewers', color: 'red.6', type: 'area' },
+                {
+                  name: 'questions',
+                  label: `Questions (per ${a.questionBucketSeconds} s)`,
+                  color: 'indigo.6',
+                  type: 'bar',
+                  yAxisId: 'right',
+                },
               ]}
               curveType="stepAfter"
               withDots={false}
               withLegend
+              withRightYAxis
               yAxisLabel="Students"
+              rightYAxisLabel="Questions"
+              rightYAxisProps={{ allowDecimals: false }}
               gridAxis="y"
-              fillOpacity={0.15}
+              areaProps={{ fillOpacity: 0.15 }}
+              maxBarWidth={28}
+              composedChartProps={{ barCategoryGap: '5%' }}
             />
           </ChartFigure>
           <Text size="xs" c="dimmed" id="retention-summary" mt="xs">
             {drop
               ? `The most viewers, ${drop.lost}, stop watching at ${at(drop.start)}.`
               : 'No viewer stopped before the end.'}{' '}
-            Plays count rewatching: 2 means the part was played twice over.
+            Plays count rewatching: 2 means the part was played twice over.{' '}
+            {most
+              ? `Bars are questions students asked there, ${questionCount} in all; the most, ${most.questions}, at ${span(most.start)}.`
+              : 'No questions were asked on this video yet.'}
           </Text>
           <ChartTable label="Retention as a table">
             <Table striped stickyHeader verticalSpacing={4} fz="sm">
@@ -131,6 +167,30 @@ function VideoView({ analytics: a }: { analytics: VideoAnalytics }) {
                 ))}
               </Table.Tbody>
             </Table>
+          </ChartTable>
+          <ChartTable label="Questions as a table">
+            {lost.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                No questions were asked on this video yet.
+              </Text>
+            ) : (
+              <Table striped stickyHeader verticalSpacing={4} fz="sm">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Moment</Table.Th>
+                    <Table.Th ta="right">Questions asked</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {lost.map((q) => (
+                    <Table.Tr key={q.start}>
+                      <Table.Td ff="monospace">{span(q.start)}</Table.Td>
+                      <Table.Td ta="right">{q.questions}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            )}
           </ChartTable>
         </ChartPanel>
       )}

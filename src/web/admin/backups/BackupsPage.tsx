@@ -66,6 +66,11 @@ export default function BackupsPage() {
             {backups.data.targetProblem}
           </Alert>
         )}
+        {backups.data?.keysLeftOut && (
+          <Alert color="yellow" variant="light" title="Backups leave the video keys out">
+            {backups.data.keysLeftOut}
+          </Alert>
+        )}
         {active && <ActiveBackup run={active} />}
         {backups.data?.lastFailure && !active && <BackupFailureNotice run={backups.data.lastFailure} />}
         <section aria-labelledby="backup-runs">

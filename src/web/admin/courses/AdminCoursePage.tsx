@@ -8,7 +8,7 @@ import { adminToasts } from '../../../contract/messages';
 import { useAccessList, useAdminCourses, useAdminVideos } from '../../api/admin';
 import { useSchoolTimeZone } from '../../api/session';
 import { StudentCells } from '../access/AccessGroupFrame';
-import { ExpiryCell } from '../access/CourseAccessPage';
+import { ExpiryCell } from '../access/ExpiryCell';
 import { NO_DESCRIPTION } from '../dashboard/CoursesTable';
 import { Empty } from '../ui/Empty';
 import { formatDMY } from '../ui/format';

@@ -1,45 +1,154 @@
+import { Box, Center, LoadingOverlay, Paper, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { adminToasts } from '../../../contract/messages';
 import { adminApi } from '../../api/admin';
-import { messageOf } from '../../api/client';
+import { messageOf, reasonOf } from '../../api/client';
 import { sessionKeys, useAdminCheck } from '../../api/session';
-import { useReplaceNavigate } from '../../app/navigation';
-import { productName } from '../../app/product';
+import { useReplaceNavigate } from '../../session/navigation';
+import { Logo } from '../../ui/Logo';
+import { productName } from '../../ui/product';
 import { SignInCard } from '../../ui/SignInCard';
 import { toast } from '../../ui/toast';
+import { CodeStep } from './CodeStep';
+import { EnrolStep } from './EnrolStep';
+import { assertPasskey } from './passkey-flow';
 
-/** /adminlogin: no client rules; success is judged by the server's message containing 'successful' (SPEC.md section 5). */
+type Step = 'password' | 'totp' | 'enrol';
+
+/**
+ * /adminlogin: the spec's fields first (no client rules; success is judged by the server's message
+ * containing 'successful', SPEC.md section 5), then the second factor the server asks for: a code
+ * (or a recovery code) or a passkey, or setting one up (the app or a passkey).
+ */
 export default function AdminLoginPage() {
   const navigate = useReplaceNavigate();
   const queryClient = useQueryClient();
   const session = useAdminCheck();
+  const [step, setStep] = useState<Step>('password');
+  /** The factors the admin holds, as the password's answer named them. */
+  const [factors, setFactors] = useState<('totp' | 'passkey')[]>([]);
 
   // Already signed in as an admin: straight to the dashboard (a fresh answer only).
   useEffect(() => {
     if (session.isFetchedAfterMount && session.data?.valid) navigate('/admindashboard');
   }, [session.data, session.isFetchedAfterMount, navigate]);
 
+  const signedIn = (message: string) => {
+    toast.success(message);
+    queryClient.setQueryData(sessionKeys.adminCheck, { valid: true });
+    navigate('/admindashboard');
+  };
+
   const login = useMutation({
     mutationFn: adminApi.login,
-    onSuccess: ({ message }) => {
+    onSuccess: ({ message, next, factors: held }) => {
+      if (next) {
+        setFactors(held ?? ['totp']);
+        setStep(next);
+        return;
+      }
       if (!message?.includes('successful')) {
         toast.error(message || adminToasts.loginFailed);
         return;
       }
-      toast.success(message);
-      queryClient.setQueryData(sessionKeys.adminCheck, { valid: true });
-      navigate('/admindashboard');
+      signedIn(message);
     },
     onError: (error) => toast.error(messageOf(error, adminToasts.loginFailed)),
   });
 
+  const code = useMutation({
+    mutationFn: adminApi.loginCode,
+    onSuccess: ({ message }) => signedIn(message),
+  });
+
+  const passkey = useMutation({
+    mutationFn: assertPasskey,
+    onSuccess: ({ message }) => signedIn(message),
+  });
+
+  const back = () => {
+    code.reset();
+    passkey.reset();
+    setStep('password');
+  };
+
+  if (step === 'password')
+    return (
+      <SignInCard
+        title={`${productName()} admin`}
+        subtitle="Sign in to manage courses, videos and students."
+        pending={login.isPending}
+        onSubmit={(credentials) => login.mutate(credentials)}
+      />
+    );
+
   return (
-    <SignInCard
-      title={`${productName()} admin`}
-      subtitle="Sign in to manage courses, videos and students."
-      pending={login.isPending}
-      onSubmit={(credentials) => login.mutate(credentials)}
-    />
+    <StepCard
+      title={step === 'totp' ? 'Two-step sign-in' : `${productName()} admin`}
+      subtitle={
+        step === 'totp'
+          ? 'Your password was right. One more step.'
+          : 'Your password was right. Protect the account.'
+      }
+      pending={code.isPending || passkey.isPending}
+    >
+      {step === 'totp' ? (
+        <CodeStep
+          pending={code.isPending}
+          error={code.isError ? messageOf(code.error, 'That code is not right.') : undefined}
+          onSubmit={(value) => code.mutate(value)}
+          onBack={back}
+          app={factors.includes('totp')}
+          passkey={
+            factors.includes('passkey')
+              ? {
+                  pending: passkey.isPending,
+                  error: passkey.isError
+                    ? (reasonOf(passkey.error) ?? 'That passkey was not accepted.')
+                    : undefined,
+                  onUse: () => passkey.mutate(),
+                }
+              : undefined
+          }
+        />
+      ) : (
+        <EnrolStep onDone={() => signedIn('Admin login successful')} onBack={back} />
+      )}
+    </StepCard>
+  );
+}
+
+function StepCard({
+  title,
+  subtitle,
+  pending,
+  children,
+}: {
+  title: string;
+  subtitle: string;
+  pending: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <Center mih="100dvh" p="md" bg="gray.0">
+      <LoadingOverlay visible={pending} pos="fixed" zIndex={1000} overlayProps={{ blur: 1 }} />
+      <Paper withBorder shadow="md" radius="md" p={{ base: 'lg', xs: 'xl' }} w="100%" maw={460}>
+        <Stack>
+          <Box mx="auto">
+            <Logo size={48} withName={false} />
+          </Box>
+          <div>
+            <Title order={1} ta="center" size="h2">
+              {title}
+            </Title>
+            <Text c="dimmed" size="sm" ta="center" mt={4}>
+              {subtitle}
+            </Text>
+          </div>
+          {children}
+        </Stack>
+      </Paper>
+    </Center>
   );
 }

@@ -6,10 +6,9 @@ import { adminToasts, validation } from '../../../contract/messages';
 import { useAdminCourses } from '../../api/admin';
 import { studentApi } from '../../api/admin-students';
 
-import { enrolMessage } from '../access/AddStudentsModal';
-import { courseLabel } from '../ui/format';
+import { courseLabel, enrolMessage } from '../ui/format';
 import { FormActions } from '../ui/FormActions';
-import { DaysInput } from '../access/DaysInput';
+import { DaysInput } from '../ui/DaysInput';
 import { useAdminMutation } from '../ui/use-admin-mutation';
 import { useFieldErrors } from '../ui/use-field-errors';
 

@@ -55,6 +55,18 @@ const named: TraceRun = {
   },
 };
 
+/** The second factor was proven a minute ago: the upload goes without asking for a code. */
+const freshFactor = () => ({
+  body: {
+    enrolled: true,
+    required: true,
+    app: true,
+    recoveryCodesLeft: 10,
+    passkeys: 0,
+    freshUntil: new Date(Date.now() + 9 * 60_000).toISOString(),
+  },
+});
+
 const listOf = (runs: TraceRun[], marked = true): TraceRunsResponse => ({
   runs,
   markedVideos: marked ? [{ id: 'v1', title: 'Closures' }] : [],
@@ -79,6 +91,7 @@ describe('Trace a downloaded copy', () => {
     const states = [running, named];
     let list = listOf([]);
     const server = fakeServer({
+      'GET /api/admin/mfa': freshFactor,
       'GET /api/admin/trace-runs': () => ({ body: list }),
       'POST /api/admin/trace-runs': async () => {
         await uploaded;
@@ -131,6 +144,7 @@ describe('Trace a downloaded copy', () => {
       result: { kind: 'no-match', videoId: null, reason: 'This file matches none of the marked videos.' },
     };
     fakeServer({
+      'GET /api/admin/mfa': freshFactor,
       'GET /api/admin/trace-runs': () => ({ body: listOf([]) }),
       'POST /api/admin/trace-runs': () => ({
         status: 202,
@@ -149,6 +163,7 @@ describe('Trace a downloaded copy', () => {
 
   it("shows the server's reason when it refuses the file, and asks for a file before sending anything", async () => {
     const server = fakeServer({
+      'GET /api/admin/mfa': freshFactor,
       'GET /api/admin/trace-runs': () => ({ body: listOf([]) }),
       'POST /api/admin/trace-runs': () => ({ status: 400, body: { message: traceRunMessages.notAVideo } }),
     });

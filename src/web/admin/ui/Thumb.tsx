@@ -1,5 +1,5 @@
 import { Box } from '@mantine/core';
-import { CourseThumbnail } from '../../student/CourseThumbnail';
+import { CourseThumbnail } from '../../ui/CourseThumbnail';
 
 /** A small 16:9 picture for tables and cards; initials when there is none. */
 export function Thumb({ src, name, width = 96 }: { src: string | null; name: string; width?: number }) {

@@ -38,3 +38,25 @@ export function toDay(value: string | Date | null | undefined): string {
 export function courseLabel(course: { name: string; batch: number }): string {
   return `${course.name} - Batch ${course.batch}`;
 }
+
+/** "1 student", "2 students". */
+export function plural(n: number, word: string) {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** What an enrol call did, after the server's message: "… 2 students enrolled, 1 extended." */
+export function enrolMessage(r: {
+  message: string;
+  enrolled: number;
+  granted: number;
+  extended: number;
+}): string {
+  const summary = [
+    r.enrolled && `${plural(r.enrolled, 'student')} enrolled`,
+    r.granted && `${r.granted} re-granted`,
+    r.extended && `${r.extended} extended`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return summary ? `${r.message} ${summary}.` : r.message;
+}

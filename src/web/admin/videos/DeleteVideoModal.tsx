@@ -1,6 +1,7 @@
 import type { AdminVideo } from '../../../contract/videos';
 import { adminToasts } from '../../../contract/messages';
 import { adminApi } from '../../api/admin';
+import { LearningCountsLine } from '../../learning/LearningCountsLine';
 import { ConfirmModal } from '../ui/ConfirmModal';
 import { useAdminMutation } from '../ui/use-admin-mutation';
 
@@ -21,8 +22,8 @@ export function DeleteVideoModal({ video, onClose }: { video: AdminVideo | null;
       onConfirm={() => remove.mutate(video!)}
       onClose={onClose}
     >
-      <b>{video?.title}</b> and its files will be deleted, and every student loses access to it. This cannot
-      be undone.
+      <b>{video?.title}</b> and its files will be deleted, and every student loses access to it.
+      {video && <LearningCountsLine videoId={video._id} />} This cannot be undone.
     </ConfirmModal>
   );
 }

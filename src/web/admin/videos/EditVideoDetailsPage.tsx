@@ -1,5 +1,5 @@
 import { Button, Group, Image, Paper, Table, Text, Title } from '@mantine/core';
-import { IconBadgeCc } from '@tabler/icons-react';
+import { IconBadgeCc, IconTextScan2 } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { AdminVideo } from '../../../contract/videos';
 import { useAdminVideos } from '../../api/admin';
@@ -7,6 +7,7 @@ import { PageHeader } from '../ui/PageHeader';
 import classes from '../ui/tables.module.css';
 import { CaptionsModal } from './CaptionsModal';
 import { EditVideoModal } from './EditVideoModal';
+import { SearchIndexModal } from './SearchIndexModal';
 import { VideoGroups } from './VideoGroups';
 import { VideoStatusBadge } from './VideoStatusBadge';
 import { DataTable, EditButton } from '../ui/DataTable';
@@ -17,10 +18,12 @@ function VideoTable({
   videos,
   onEdit,
   onCaptions,
+  onIndex,
 }: {
   videos: AdminVideo[];
   onEdit(video: AdminVideo): void;
   onCaptions(video: AdminVideo): void;
+  onIndex(video: AdminVideo): void;
 }) {
   return (
     <DataTable
@@ -67,6 +70,15 @@ function VideoTable({
               >
                 Captions
               </Button>
+              <Button
+                size="xs"
+                variant="light"
+                leftSection={<IconTextScan2 size={14} aria-hidden="true" />}
+                aria-label={`Search index of ${video.title}`}
+                onClick={() => onIndex(video)}
+              >
+                Search index
+              </Button>
             </Group>
           </Table.Td>
         </Table.Tr>
@@ -80,12 +92,13 @@ export default function EditVideoDetailsPage() {
   const videos = useAdminVideos('edit', { pollWhileProcessing: true });
   const [editing, setEditing] = useState<AdminVideo | null>(null);
   const [captioning, setCaptioning] = useState<AdminVideo | null>(null);
+  const [indexing, setIndexing] = useState<AdminVideo | null>(null);
 
   return (
     <>
       <PageHeader
         title="Edit Video Details"
-        description="Title, description, thumbnail, course and captions of each video."
+        description="Title, description, thumbnail, course, captions and search index of each video."
       />
       <VideoGroups query={videos} gap="lg">
         {(group) => (
@@ -100,12 +113,18 @@ export default function EditVideoDetailsPage() {
             <Title order={2} size="h4" mb="sm">
               {group.title}
             </Title>
-            <VideoTable videos={group.videos} onEdit={setEditing} onCaptions={setCaptioning} />
+            <VideoTable
+              videos={group.videos}
+              onEdit={setEditing}
+              onCaptions={setCaptioning}
+              onIndex={setIndexing}
+            />
           </Paper>
         )}
       </VideoGroups>
       <EditVideoModal video={editing} onClose={() => setEditing(null)} />
       <CaptionsModal video={captioning} onClose={() => setCaptioning(null)} />
+      <SearchIndexModal video={indexing} onClose={() => setIndexing(null)} />
     </>
   );
 }

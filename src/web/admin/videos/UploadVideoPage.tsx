@@ -1,62 +1,26 @@
-import { Alert, Anchor, FileInput, MultiSelect, Paper, Select, SimpleGrid, Stack, Text } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
-import { IconInfoCircle, IconMovie } from '@tabler/icons-react';
+import { Alert, Anchor, FileInput, Paper, Stack, Text } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconMovie } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { FinalizeUploadResponse } from '../../../contract/media';
-import { mediaMessages } from '../../../contract/media';
-import { adminToasts, validation } from '../../../contract/messages';
-import { VideoUploadBody } from '../../../contract/videos';
-import { adminApi, adminKeys, useAdminCourses, useCourseStudents } from '../../api/admin';
+import { adminToasts } from '../../../contract/messages';
+import { adminApi, adminKeys } from '../../api/admin';
 import { reasonOf } from '../../api/client';
-import { toast, toastOnce } from '../../ui/toast';
+import { toast } from '../../ui/toast';
+import { DescriptionInput } from '../ui/DescriptionInput';
+import { FormActions } from '../ui/FormActions';
+import { formatBytes } from '../ui/format';
+import { FormTextInput } from '../ui/FormTextInput';
 import { PageHeader } from '../ui/PageHeader';
-import { courseLabel, formatBytes } from '../ui/format';
+import { ServerReason } from '../ui/ServerReason';
 import { ThumbnailInput } from '../ui/ThumbnailInput';
 import { UploadProgressModal, type OverlayState } from '../upload/UploadProgressModal';
 import { useChunkedUpload } from '../upload/use-chunked-upload';
+import { CourseStudentsFields } from './CourseStudentsFields';
 import { RecentUploads } from './RecentUploads';
-import { FormActions } from '../ui/FormActions';
-import { FormTextInput } from '../ui/FormTextInput';
-import { ServerReason } from '../ui/ServerReason';
-import { DescriptionInput } from '../ui/DescriptionInput';
-
-interface UploadFormValues {
-  title: string;
-  description: string;
-  thumbnail: string | null;
-  course: string | null;
-  rollnos: string[];
-  file: File | null;
-}
-
-const initialValues: UploadFormValues = {
-  title: '',
-  description: '',
-  thumbnail: null,
-  course: null,
-  rollnos: [],
-  file: null,
-};
-
-const VIDEO_FILE = /\.(mp4|mkv)$/i;
-export const SELECT_COURSE_FIRST = 'Please select a course first';
-
-const detailsRules = schemaResolver(
-  VideoUploadBody.pick({ title: true, description: true, thumbnail: true }),
-  {
-    sync: true,
-  },
-);
-
-/** Title, description and thumbnail by the server's schema; the file by section 5's rules. */
-function validate(values: UploadFormValues) {
-  const errors = detailsRules(values);
-  if (!values.file || values.file.size === 0) errors.file = validation.videoFile;
-  else if (!VIDEO_FILE.test(values.file.name)) errors.file = mediaMessages.unsupportedContainer;
-  return errors;
-}
+import { initialValues, validate, type UploadFormValues } from './upload-form';
 
 /** A finished upload whose details are not saved yet: a retry of Save only repeats the metadata call. */
 interface Finalized {
@@ -72,22 +36,12 @@ export default function UploadVideoPage() {
     validate,
     validateInputOnBlur: ['title', 'description'],
   });
-  const courses = useAdminCourses('video');
-  const { course, file } = form.getValues();
-  const students = useCourseStudents(course);
+  const { file } = form.getValues();
   const upload = useChunkedUpload();
   const [saving, setSaving] = useState(false);
   const [reason, setReason] = useState<string | null>(null);
   const [recent, setRecent] = useState<string[]>([]);
   const finalized = useRef<Finalized | null>(null);
-
-  useEffect(() => {
-    if (courses.isError) toastOnce('error', adminToasts.noCourses);
-  }, [courses.isError]);
-  useEffect(() => {
-    if (students.isError) toastOnce('error', adminToasts.studentsFailed);
-    else if (students.data?.length === 0) toastOnce('info', adminToasts.noStudentsForCourse, 3_000);
-  }, [students.isError, students.data]);
 
   const submit = async (values: UploadFormValues) => {
     const picked = values.file!;
@@ -128,12 +82,6 @@ export default function UploadVideoPage() {
     upload.progress ?? (saving && file ? { phase: 'saving', sent: file.size, total: file.size } : null);
   const busy = overlay !== null;
 
-  const studentOptions = (students.data ?? []).map((s) => ({
-    value: s.rollno,
-    label: `${s.rollno} · ${s.name}`,
-  }));
-  const allPicked = studentOptions.length > 0 && form.getValues().rollnos.length === studentOptions.length;
-
   return (
     <Stack maw={860}>
       <PageHeader
@@ -150,61 +98,7 @@ export default function UploadVideoPage() {
               onChange={(value) => form.setFieldValue('thumbnail', value)}
               error={form.errors.thumbnail}
             />
-            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-              <Select
-                label="Course"
-                placeholder="Select Course"
-                data={(courses.data ?? []).map((c) => ({ value: c._id, label: courseLabel(c) }))}
-                searchable
-                clearable
-                nothingFoundMessage={courses.isPending ? 'Loading courses…' : 'No courses found.'}
-                value={course}
-                onChange={(value) => {
-                  form.setFieldValue('course', value);
-                  form.setFieldValue('rollnos', []);
-                }}
-                comboboxProps={{ withinPortal: true }}
-              />
-              <Stack gap={4}>
-                <MultiSelect
-                  label="Students with access"
-                  placeholder={course ? 'Choose students' : undefined}
-                  data={studentOptions}
-                  disabled={!course || students.isPending}
-                  searchable
-                  clearable
-                  hidePickedOptions
-                  maxDropdownHeight={240}
-                  nothingFoundMessage="No students found for this course"
-                  key={form.key('rollnos')}
-                  {...form.getInputProps('rollnos')}
-                  comboboxProps={{ withinPortal: true }}
-                />
-                {!course ? (
-                  <Text size="xs" c="dimmed" style={{ display: 'flex', gap: 4, alignItems: 'center' }}>
-                    <IconInfoCircle size={14} aria-hidden="true" /> {SELECT_COURSE_FIRST}
-                  </Text>
-                ) : students.data?.length === 0 ? (
-                  <Text size="xs" c="dimmed">
-                    {adminToasts.noStudentsForCourse}
-                  </Text>
-                ) : (
-                  studentOptions.length > 0 && (
-                    <Anchor
-                      component="button"
-                      type="button"
-                      size="xs"
-                      ta="left"
-                      onClick={() =>
-                        form.setFieldValue('rollnos', allPicked ? [] : studentOptions.map((o) => o.value))
-                      }
-                    >
-                      {allPicked ? 'Clear all' : `Select all ${studentOptions.length} students`}
-                    </Anchor>
-                  )
-                )}
-              </Stack>
-            </SimpleGrid>
+            <CourseStudentsFields form={form} />
             <FileInput
               label="Video file"
               description="MP4 or MKV"

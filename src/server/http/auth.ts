@@ -1,0 +1,129 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { FRESH_FACTOR_SECONDS, SESSION_COOKIE, SESSION_MAX_AGE_SECONDS } from '../../contract/constants';
+import type { AuthLevel } from '../../contract/route-kit';
+import { serverMessages } from '../../contract/messages';
+import type { Authenticated, SessionLookup } from './session';
+import type { Clock } from '../clock';
+import { forbidden, unauthorized } from '../errors';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    authLookup?: Promise<Authenticated | null>;
+  }
+}
+
+/** The session token from the `token` cookie or an `Authorization: Bearer` header. */
+export function readToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header?.startsWith('Bearer ')) return header.slice(7).trim() || undefined;
+  return request.cookies[SESSION_COOKIE] || undefined;
+}
+
+/**
+ * The session cookie's attributes, the one rule for setting and clearing it. `Secure` only when the
+ * request came over HTTPS (TLS_CERT, or a proxy's `X-Forwarded-Proto: https` with TRUST_PROXY):
+ * browsers drop a Secure cookie set over plain HTTP (WebKit even on 127.0.0.1, all of them on a LAN
+ * address), so a Secure-always cookie made sign-in silently fail there.
+ */
+export function sessionCookieOptions(request: FastifyRequest) {
+  return { path: '/', httpOnly: true, secure: request.protocol === 'https', sameSite: 'lax' } as const;
+}
+
+export function setSessionCookie(reply: FastifyReply, token: string): void {
+  reply.setCookie(SESSION_COOKIE, token, {
+    ...sessionCookieOptions(reply.request),
+    maxAge: SESSION_MAX_AGE_SECONDS,
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply): void {
+  reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(reply.request));
+}
+
+/** Session resolution and the role guards every route starts with. */
+export function createAuth(sessions: SessionLookup, clock: Clock) {
+  /** The request's session, looked up at most once per request. */
+  function authOf(request: FastifyRequest): Promise<Authenticated | null> {
+    if (!request.authLookup) {
+      const token = readToken(request);
+      request.authLookup = token ? sessions.find(token, clock.now()) : Promise.resolve(null);
+    }
+    return request.authLookup;
+  }
+
+  /** Any signed-in session, including a first-login session limited to the password reset. */
+  async function requireSession(request: FastifyRequest): Promise<Authenticated> {
+    const auth = await authOf(request);
+    if (!auth) throw unauthorized();
+    return auth;
+  }
+
+  /** A student with a full session (password already reset). */
+  async function requireStudent(request: FastifyRequest): Promise<Authenticated> {
+    const auth = await requireSession(request);
+    if (auth.user.role !== 'student') throw forbidden(serverMessages.studentsOnly);
+    if (auth.scope !== 'full') throw forbidden(serverMessages.sessionLimitedToReset);
+    return auth;
+  }
+
+  async function requireAdmin(request: FastifyRequest): Promise<Authenticated> {
+    const auth = await requireSession(request);
+    if (auth.user.role !== 'admin' || auth.scope !== 'full') throw forbidden(serverMessages.adminsOnly);
+    return auth;
+  }
+
+  /** Any admin session: signed in, or between the password and the second factor (mfa/ decides further). */
+  async function requireAdminSignIn(request: FastifyRequest): Promise<Authenticated> {
+    const auth = await requireSession(request);
+    if (auth.user.role !== 'admin') throw forbidden(serverMessages.adminsOnly);
+    return auth;
+  }
+
+  /**
+   * The one rule for sensitive admin routes (route table `freshFactor`): the session proved the
+   * second factor within FRESH_FACTOR_SECONDS. An admin with no factor (ADMIN_MFA=optional) has
+   * none to prove. The 403's message is what the admin screens turn into a code prompt.
+   */
+  async function requireFreshFactor(auth: Authenticated): Promise<void> {
+    const now = clock.now().getTime();
+    if (auth.factorAt && now - auth.factorAt.getTime() <= FRESH_FACTOR_SECONDS * 1000) return;
+    if (!(await sessions.hasFactor(auth.user.id))) return;
+    throw forbidden(serverMessages.mfaFreshFactor);
+  }
+
+  /** Any student session, the first-login one limited to the password reset included. */
+  async function requireStudentSession(request: FastifyRequest): Promise<Authenticated> {
+    const auth = await requireSession(request);
+    if (auth.user.role !== 'student') throw forbidden(serverMessages.studentsOnly);
+    return auth;
+  }
+
+  /** A full session of any role (students are then authorized per video). */
+  async function requireViewer(request: FastifyRequest): Promise<Authenticated> {
+    const auth = await requireSession(request);
+    if (auth.scope !== 'full') throw forbidden(serverMessages.sessionLimitedToReset);
+    return auth;
+  }
+
+  /** The guard of a route table auth level; public and token routes have none (the handler decides). */
+  const guards: Record<AuthLevel, ((request: FastifyRequest) => Promise<Authenticated>) | undefined> = {
+    public: undefined,
+    token: undefined,
+    student: requireStudent,
+    'student-reset': requireStudentSession,
+    admin: requireAdmin,
+    'admin-signin': requireAdminSignIn,
+    viewer: requireViewer,
+  };
+
+  return {
+    authOf,
+    requireSession,
+    requireStudent,
+    requireAdmin,
+    requireFreshFactor,
+    guard: (level: AuthLevel) => guards[level],
+  };
+}
+
+export type Auth = ReturnType<typeof createAuth>;

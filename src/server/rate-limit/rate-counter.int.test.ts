@@ -1,0 +1,29 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, expect, it } from 'vitest';
+import { describeWhenReady, redisMissing } from '../../../test/support/preconditions';
+import { RedisRateCounter, type RateCounter } from './rate-counter';
+
+const counters: RateCounter[] = [];
+afterAll(async () => {
+  for (const c of counters) await c.close();
+});
+
+describeWhenReady('RedisRateCounter (shared between nodes)', await redisMissing(), () => {
+  it('shares counts between two clients and expires with the window', async () => {
+    const a = new RedisRateCounter('redis://127.0.0.1:6379');
+    const b = new RedisRateCounter('redis://127.0.0.1:6379');
+    counters.push(a, b);
+    const key = `test:${randomBytes(4).toString('hex')}`;
+    await a.hit(key, 300);
+    const second = await b.hit(key, 300);
+    expect(second.count).toBe(2);
+    expect(second.resetInMs).toBeGreaterThan(0);
+    expect(second.resetInMs).toBeLessThanOrEqual(300);
+    expect((await a.peek(key)).count).toBe(2);
+    await new Promise((r) => setTimeout(r, 350));
+    expect((await b.peek(key)).count).toBe(0);
+    await a.hit(key, 10_000);
+    await b.reset(key);
+    expect((await a.peek(key)).count).toBe(0);
+  });
+});

@@ -1,0 +1,67 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { renderRoute } from '../test-utils';
+import { PlayerControls, type PlayerControlsProps } from './PlayerControls';
+import type { MediaState } from './use-media-state';
+
+const media: MediaState = {
+  playing: false,
+  currentTime: 30,
+  duration: 120,
+  volume: 1,
+  muted: false,
+  rate: 1,
+  buffering: false,
+  ended: false,
+};
+
+function controls(props: Partial<PlayerControlsProps> = {}) {
+  const noop = vi.fn();
+  const { container } = renderRoute(
+    <PlayerControls
+      media={media}
+      duration={120}
+      fullscreen={false}
+      visible
+      onTogglePlay={noop}
+      onSeek={noop}
+      onToggleMute={noop}
+      onVolume={noop}
+      onCycleSpeed={noop}
+      onToggleFullscreen={noop}
+      onFocusChange={noop}
+      {...props}
+    />,
+  );
+  return container;
+}
+
+describe('PlayerControls', () => {
+  it('shows the time, play, mute, speed and fullscreen; no CC button without captions', () => {
+    controls();
+    expect(screen.getByTestId('elapsed')).toHaveTextContent('00:30');
+    for (const name of ['Play', 'Mute', 'Playback speed 1x. Change speed', 'Fullscreen'])
+      expect(screen.getByRole('button', { name })).toBeInTheDocument();
+    expect(screen.queryByTestId('captions-button')).not.toBeInTheDocument();
+  });
+
+  it('marks nothing on the seek bar without markers', () => {
+    controls({ markers: [] });
+    expect(screen.queryByRole('group', { name: 'Moments marked on the timeline' })).not.toBeInTheDocument();
+  });
+
+  it('marks each marker on the seek bar as a named button that seeks to its moment', () => {
+    const onSeek = vi.fn();
+    controls({
+      onSeek,
+      markers: [
+        { seconds: 20, label: 'Question 1', kind: 'question' },
+        { seconds: 90, label: 'Note 2', kind: 'note' },
+      ],
+    });
+    const group = screen.getByRole('group', { name: 'Moments marked on the timeline' });
+    expect(group.querySelectorAll('button')).toHaveLength(2);
+    screen.getByRole('button', { name: 'Note 2' }).click();
+    expect(onSeek).toHaveBeenCalledWith(90);
+  });
+});

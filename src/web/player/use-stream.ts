@@ -1,0 +1,80 @@
+import { useEffect, useState, type RefObject } from 'react';
+import { attachStream, type EngineKind } from './engine';
+import { describeMedia, logMediaEvents, playerLog } from './player-log';
+import type { Recovery } from './use-recovery';
+
+export interface StreamOptions {
+  /** The HLS master playlist. */
+  src: string;
+  /**
+   * Where to start, in seconds (a resume position, or a start time from a link): applied once the
+   * stream's length is known, unless it is within the last second.
+   */
+  startAt?: number;
+  autoPlay?: boolean;
+}
+
+/**
+ * Attaches `src` to the <video> (hls.js, or native HLS where there is no MSE; see engine.ts) and
+ * again on each Try again (`recovery.attempt`); returns the engine in use once attached.
+ * `startAt` and `autoPlay` are read when a stream is attached.
+ */
+export function useStream(
+  videoRef: RefObject<HTMLVideoElement | null>,
+  { src, startAt = 0, autoPlay = false }: StreamOptions,
+  recovery: Recovery,
+): EngineKind | null {
+  const [engine, setEngine] = useState<EngineKind | null>(null);
+  const { attempt, clear, fail, unsupported } = recovery;
+
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!video) return;
+    let cancelled = false;
+    let detach: (() => void) | undefined;
+    const current = () => !cancelled;
+    const start = async () => {
+      try {
+        const attached = await attachStream(video, src, {
+          onFatal: (details) => void fail(details, src, current),
+        });
+        if (cancelled) return attached.destroy();
+        detach = attached.destroy;
+        setEngine(attached.kind);
+        playerLog(`attached ${attached.kind} ${describeMedia(video)}`);
+        if (autoPlay)
+          video.play().then(
+            () => playerLog(`autoplay resolved ${describeMedia(video)}`),
+            // blocked autoplay leaves the big play button
+            (err: unknown) => playerLog(`autoplay rejected ${String(err)} ${describeMedia(video)}`),
+          );
+      } catch (err) {
+        if (cancelled) return;
+        unsupported((err as Error).message);
+      }
+    };
+    const onLoaded = () => {
+      if (startAt > 0 && startAt < video.duration - 1) video.currentTime = startAt;
+    };
+    const onError = () => {
+      if (cancelled || !video.error) return;
+      void fail(`media-error-${video.error.code}`, src, current);
+    };
+    video.addEventListener('loadedmetadata', onLoaded, { once: true });
+    video.addEventListener('error', onError);
+    const unlog = logMediaEvents(video);
+    clear();
+    void start();
+    return () => {
+      cancelled = true;
+      unlog();
+      video.removeEventListener('loadedmetadata', onLoaded);
+      video.removeEventListener('error', onError);
+      detach?.();
+    };
+    // startAt and autoPlay only matter when a stream is attached; the recovery callbacks are stable.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [src, attempt]);
+
+  return engine;
+}

@@ -1,0 +1,47 @@
+import { validation } from '../../contract/messages';
+import { isValidPassword } from '../../contract/password';
+import { PasswordField } from './PasswordField';
+
+/** Whether a new password and its confirmation can be sent: the contract's rule, and the same twice. */
+export const newPasswordReady = (password: string, confirm: string) =>
+  isValidPassword(password) && confirm === password;
+
+/**
+ * A new password and its confirmation (the student's reset, the admin's own change): the rule shown
+ * under the field until it is broken, then the reason; the confirmation's mismatch once typed.
+ */
+export function NewPasswordFields(props: {
+  password: string;
+  confirm: string;
+  onPassword(value: string): void;
+  onConfirm(value: string): void;
+  passwordLabel: string;
+  confirmLabel: string;
+}) {
+  const { password, confirm } = props;
+  const passwordError = password && !isValidPassword(password) ? validation.password : null;
+  const confirmError = confirm && confirm !== password ? validation.passwordsDiffer : null;
+  return (
+    <>
+      <PasswordField
+        label={props.passwordLabel}
+        autoComplete="new-password"
+        value={password}
+        onValue={props.onPassword}
+        error={passwordError}
+        description={
+          passwordError
+            ? undefined
+            : 'At least 8 characters with upper and lower case, a number and one of @$!%*?&'
+        }
+      />
+      <PasswordField
+        label={props.confirmLabel}
+        autoComplete="new-password"
+        value={confirm}
+        onValue={props.onConfirm}
+        error={confirmError}
+      />
+    </>
+  );
+}
