@@ -15,16 +15,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { createAdmin } from '../src/server/accounts/users';
 import { signIn } from './streaming';
 import { enrollments as enrollmentsTable } from '../src/server/db/schema';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import { openRuntime } from '../src/server/runtime';
-import { createTestDatabase } from '../test/support/databases';
+import { benchDatabase } from '../test/support/databases';
 import { measure, type LoadResult } from './load';
 import { BENCH_SCHOOL, generateSchool } from './school';
+import { runIfMain } from '../test/support/child-main';
 
 interface Scenario {
   name: string;
@@ -51,15 +51,8 @@ const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
 export async function run(): Promise<boolean> {
   const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
   const durationMs = Number(process.env.BENCH_SECONDS ?? 10) * 1000;
-  const chosen = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  const postgres = chosen && chosen !== 'embedded' ? chosen : undefined;
-  // createTestDatabase makes its throwaway database next to TEST_DATABASE_URL.
-  const previous = process.env.TEST_DATABASE_URL;
-  if (postgres) process.env.TEST_DATABASE_URL = postgres;
-  const database = await createTestDatabase(postgres ? 'postgres' : 'pglite').finally(() => {
-    if (previous === undefined) delete process.env.TEST_DATABASE_URL;
-    else process.env.TEST_DATABASE_URL = previous;
-  });
+  const database = await benchDatabase();
+  const postgres = database.name === 'postgres';
   const dataDir = await mkdtemp(path.join(tmpdir(), 'lectern-bench-'));
   // Without a PostgreSQL URL: the embedded default, PGlite on disk in DATA_DIR.
   const config = loadConfig({
@@ -148,12 +141,4 @@ export async function run(): Promise<boolean> {
   return ok;
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  run().then(
-    (ok) => process.exit(ok ? 0 : 1),
-    (error) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(import.meta.url, run);

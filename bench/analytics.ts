@@ -18,7 +18,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { sessionStore } from '../src/server/accounts/sessions';
@@ -33,6 +32,7 @@ import { BENCH_ANALYTICS, seedAnalyticsCohort } from './analytics-seed';
 import { legacySaveProgress } from './legacy-progress';
 import { measure } from './load';
 import { measureSaves, type SaveLoadResult } from './save-load';
+import { runIfMain } from '../test/support/child-main';
 
 type Engine = 'postgres' | 'pglite';
 
@@ -350,12 +350,4 @@ export async function run(): Promise<boolean> {
   return ok;
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  run().then(
-    (ok) => process.exit(ok ? 0 : 1),
-    (error) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(import.meta.url, run);

@@ -24,14 +24,13 @@
  *
  * Standalone: node --import tsx bench/lighthouse.ts
  */
-import { execSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { execSync } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Flags, type Result } from 'lighthouse';
 import { TestClient } from '../test/support/http-client';
-import { freePort, waitForServer } from '../test/support/processes';
+import { startBuiltServer, type BuiltServer } from '../test/support/processes';
 import { runIfMain } from '../test/support/child-main';
 import { waitForDemoLectures as waitForPackaged } from '../test/support/demo-lectures';
 import { outboxCode } from '../test/support/outbox';
@@ -59,58 +58,20 @@ interface Figures {
   benchmarkIndex: number;
 }
 
-interface Server {
-  url: string;
-  dataDir: string;
-  output(): string;
-  stop(): Promise<void>;
-}
+type Server = BuiltServer;
 
 /** The built server, as `npm start` runs it but on a free port in a throwaway folder, demo content on. */
-async function startServer(root: string): Promise<Server> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'lectern-bench-lighthouse-'));
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    SEED_DEMO: 'true',
-    OPEN_HOURS: 'always',
-    ADMIN_PASSWORD,
-    LOG_FORMAT: 'json',
-    LOG_LEVEL: 'warn',
-  };
-  // Mail goes to DATA_DIR/outbox; the demo data lives in the embedded database under DATA_DIR.
-  for (const name of ['SMTP_URL', 'DATABASE_URL', 'REDIS_URL', 'WEB_CONCURRENCY', 'ROLE']) delete env[name];
-  const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], {
+function startServer(root: string): Promise<Server> {
+  return startBuiltServer({
     cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    prefix: 'lectern-bench-lighthouse-',
+    // Mail goes to DATA_DIR/outbox; the demo data lives in the embedded database under DATA_DIR.
+    unset: ['SMTP_URL', 'DATABASE_URL', 'REDIS_URL', 'WEB_CONCURRENCY', 'ROLE', 'SEARCH_OCR'],
+    env: { SEED_DEMO: 'true', ADMIN_PASSWORD, LOG_FORMAT: 'json' },
+    timeoutMs: 90_000,
+    intervalMs: 250,
+    ready: (output) => /Demo student: /.test(output),
   });
-  let output = '';
-  child.stdout?.on('data', (d) => (output += d));
-  child.stderr?.on('data', (d) => (output += d));
-  const url = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    }
-    await rm(dataDir, { recursive: true, force: true });
-  };
-  const ready = () => /Demo student: /.test(output);
-  const started = await waitForServer(url, child, { timeoutMs: 90_000, intervalMs: 250, ready });
-  if (started !== 'ready') {
-    await stop();
-    throw new Error(
-      started === 'exited'
-        ? `Lectern exited with ${child.exitCode}:\n${output}`
-        : `Lectern did not start in time:\n${output}`,
-    );
-  }
-  return { url, dataDir, output: () => output, stop };
 }
 
 /** Signs the admin in and waits until every demo lecture is packaged (`ready`); returns how many there are. */

@@ -21,7 +21,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { loadConfig } from '../src/server/config';
-import { createTestDatabase } from '../test/support/databases';
+import { benchDatabase } from '../test/support/databases';
 import { freePort } from '../test/support/processes';
 import { ProcessSampler, rssMB } from './proc-sampler';
 import type { KindStats, RushClientOptions, RushClientResult } from './rush-client';
@@ -181,14 +181,8 @@ export async function runRush(options: RushOptions): Promise<RushOutcome> {
   console.log(
     `Machine before the run: load average ${load1!.toFixed(2)} / ${load5!.toFixed(2)} (1 / 5 min), up ${(uptime() / 60).toFixed(0)} min`,
   );
-  const chosen = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  const postgres = chosen && chosen !== 'embedded' ? chosen : undefined;
-  const previous = process.env.TEST_DATABASE_URL;
-  if (postgres) process.env.TEST_DATABASE_URL = postgres;
-  const database = await createTestDatabase(postgres ? 'postgres' : 'pglite').finally(() => {
-    if (previous === undefined) delete process.env.TEST_DATABASE_URL;
-    else process.env.TEST_DATABASE_URL = previous;
-  });
+  const database = await benchDatabase();
+  const postgres = database.name === 'postgres';
   const engine = postgres ? 'PostgreSQL' : 'PGlite (embedded, on disk)';
   const work = await mkdtemp(path.join(tmpdir(), 'lectern-rush-'));
   const dataDir = path.join(work, 'data');

@@ -32,7 +32,7 @@ import { openRuntime } from '../src/server/runtime';
 import { createTestDatabase } from '../test/support/databases';
 import { createTestBucket, type TestBucket } from '../test/support/stores';
 import { benchSource, child, portOf, signIn, uploadInProcess } from './streaming';
-import { benchChunk, type UploadClientOptions } from './upload-client';
+import { benchChunk, secondsUntilPlayable, type UploadClientOptions } from './upload-client';
 
 const run$ = promisify(execFile);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -130,17 +130,7 @@ export async function packaging(
     headers: { cookie: lectern.cookie, filename: 'lecture-720p.mp4' },
   });
   const { url } = (await fin.json()) as { url: string };
-  let playable: number;
-  for (;;) {
-    const res = await fetch(`${lectern.base}${url}`, { headers: { cookie: lectern.cookie } });
-    await res.arrayBuffer();
-    if (res.status === 200) {
-      playable = (performance.now() - started) / 1000;
-      break;
-    }
-    if (performance.now() - started > 120_000) throw new Error('the video did not become playable');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  const playable = await secondsUntilPlayable(`${lectern.base}${url}`, lectern.cookie, started, 120_000);
   const probe = await createMediaTools({ ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe' }).probe(source);
   const videoId = url.split('/')[3]!;
   for (;;) {

@@ -34,7 +34,7 @@ import { startNginx } from '../test/support/nginx';
 import { openRuntime } from '../src/server/runtime';
 import { createTestDatabase } from '../test/support/databases';
 import type { SegmentLoadOptions, SegmentLoadResult } from './segment-load';
-import { benchChunk, type UploadClientOptions } from './upload-client';
+import { benchChunk, secondsUntilPlayable, type UploadClientOptions } from './upload-client';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const UPLOAD_BYTES = Number(process.env.BENCH_UPLOAD_MIB ?? 1024) * 1024 * 1024;
@@ -262,17 +262,7 @@ export async function run(): Promise<boolean> {
       headers: { cookie: adminCookie, filename: 'lecture-720p.mp4' },
     });
     const { url } = (await fin.json()) as { url: string };
-    let playableSeconds = NaN;
-    for (;;) {
-      const res = await fetch(`${base}${url}`, { headers: { cookie: adminCookie } });
-      await res.arrayBuffer();
-      if (res.status === 200) {
-        playableSeconds = (performance.now() - started) / 1000;
-        break;
-      }
-      if (performance.now() - started > 60_000) throw new Error('the video did not become playable');
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    const playableSeconds = await secondsUntilPlayable(`${base}${url}`, adminCookie, started, 60_000);
     const readyAt = performance.now();
     const videoId = url.split('/')[3]!;
     const rungs = ladderFor(probe.video!.height);

@@ -105,3 +105,22 @@ export async function uploadClient(o: UploadClientOptions): Promise<{ bytes: num
 }
 
 runChildMain(import.meta.url, uploadClient);
+
+/**
+ * Seconds from `started` (a performance.now() reading) until the finished upload's master
+ * playlist at `url` answers 200: the first rung is packaged and playable.
+ */
+export async function secondsUntilPlayable(
+  url: string,
+  cookie: string,
+  started: number,
+  timeoutMs: number,
+): Promise<number> {
+  for (;;) {
+    const res = await fetch(url, { headers: { cookie } });
+    await res.arrayBuffer();
+    if (res.status === 200) return (performance.now() - started) / 1000;
+    if (performance.now() - started > timeoutMs) throw new Error('the video did not become playable');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -2,7 +2,7 @@ import { heldFactor, nextCode, PERIOD_MS } from '../../test/support/admin-factor
 import type { TestClient } from '../../test/support/http-client';
 import { lightTextOnly, readText } from '../ocr';
 import type { EngineDriver } from './driver';
-import type { Outbox } from './outbox';
+import type { Outbox } from '../../test/support/outbox';
 import { atUrl, clickOn, fillIn, pageText, seeText, until } from './page-helpers';
 
 export interface JourneyWorld {

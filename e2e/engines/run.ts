@@ -19,7 +19,7 @@ import { saveDiagnostics } from './diagnose';
 import type { EngineDriver } from './driver';
 import { launchFirefox } from './firefox';
 import { journeys, playJourney, type Journey, type JourneyWorld } from './journeys';
-import { Outbox } from './outbox';
+import { Outbox } from '../../test/support/outbox';
 import { launchWebKit } from './webkit';
 
 const ADMIN_PASSWORD = 'Admin@Engines1';

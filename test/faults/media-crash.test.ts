@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FaultProxy } from '../support/fault-proxy';
 import { TestClient } from '../support/http-client';
 import { decodeHls, finalize, makeClip, sha256, stalledChunk, uploadAll } from '../support/media-kit';
-import { freePort } from '../support/processes';
+import { freePort, waitForServer } from '../support/processes';
 import { createTestBucket, testStores, type TestBucket } from '../support/stores';
 
 const ADMIN_PASSWORD = 'Crash@Test123';
@@ -34,16 +34,12 @@ async function startServer(
     // Its own process group, so a crash takes its ffmpeg children down with it, as a machine crash would.
     detached: true,
   });
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    const up = await fetch(`http://127.0.0.1:${port}/api/time`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) return child;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const started = await waitForServer(`http://127.0.0.1:${port}`, child, {
+    timeoutMs: 30_000,
+    intervalMs: 100,
+  });
+  if (started === 'ready') return child;
+  if (started === 'exited') throw new Error(`server exited with ${child.exitCode}`);
   crash(child);
   throw new Error('server did not start');
 }

@@ -16,10 +16,16 @@ export function testEngines(): ('pglite' | 'postgres')[] {
   return process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 }
 
-/** A fresh, empty database on `engine`; PostgreSQL gets a throwaway database dropped afterwards. */
-export async function createTestDatabase(engine: 'pglite' | 'postgres'): Promise<TestDatabase> {
+/**
+ * A fresh, empty database on `engine`; PostgreSQL gets a throwaway database (on the server of
+ * `server`, TEST_DATABASE_URL by default) dropped afterwards.
+ */
+export async function createTestDatabase(
+  engine: 'pglite' | 'postgres',
+  server = process.env.TEST_DATABASE_URL,
+): Promise<TestDatabase> {
   if (engine === 'pglite') return { name: 'pglite', url: 'memory://', drop: async () => {} };
-  const admin = process.env.TEST_DATABASE_URL;
+  const admin = server;
   if (!admin) throw new Error('TEST_DATABASE_URL is not set');
   const dbName = `lectern_t_${randomBytes(6).toString('hex')}`;
   const client = new pg.Client({ connectionString: admin });
@@ -38,4 +44,14 @@ export async function createTestDatabase(engine: 'pglite' | 'postgres'): Promise
       await c.end();
     },
   };
+}
+
+/**
+ * A benchmark's database: a throwaway PostgreSQL database on BENCH_DATABASE_URL (else
+ * TEST_DATABASE_URL), or PGlite when neither is set or BENCH_DATABASE_URL=embedded.
+ */
+export function benchDatabase(): Promise<TestDatabase> {
+  const chosen = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  const postgres = chosen && chosen !== 'embedded' ? chosen : undefined;
+  return createTestDatabase(postgres ? 'postgres' : 'pglite', postgres);
 }

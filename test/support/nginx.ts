@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { nginxSite } from '../../src/server/media/delivery/nginx-config';
+import { freePort } from './processes';
 
 export const NGINX_PATH = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 
@@ -12,14 +12,6 @@ export type NginxSite =
   | { kind: 'static'; videosDir: string }
   /** The SEGMENT_DELIVERY=nginx site `npm run cli -- nginx:config` prints, in front of Lectern. */
   | { kind: 'delivery'; videosDir: string; lectern: string; secret: string };
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function siteConfig(site: NginxSite, listen: string): Promise<string> {
   if (site.kind === 'static') {

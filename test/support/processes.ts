@@ -133,32 +133,42 @@ export async function startBuiltServer({
   // A PGlite first start (initdb in process) takes seconds on a quiet machine, a minute on a busy one.
   timeoutMs = 120_000,
   intervalMs = 200,
+  cwd,
+  unset = [],
+  ready,
 }: {
   env?: Record<string, string>;
   main?: string;
   prefix: string;
   timeoutMs?: number;
   intervalMs?: number;
+  /** Where to run it (another build's root); this checkout by default. */
+  cwd?: string;
+  /** Variables of this process's environment the server must not inherit (they win over the defaults too). */
+  unset?: string[];
+  /** Started only once this also holds of its output (a line the start prints last). */
+  ready?: (output: string) => boolean;
 }): Promise<BuiltServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), prefix));
   const port = await freePort();
-  const child = spawn(process.execPath, [main], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: 'memory://',
-      SEED_DEMO: 'false',
-      OPEN_HOURS: 'always',
-      LOG_LEVEL: 'warn',
-      // Reading every uploaded lecture's screen with Tesseract would compete for the CI's two cores
-      // with the browser; a spec about search turns it on.
-      SEARCH_OCR: 'off',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const inherited = { ...process.env };
+  for (const name of unset) delete inherited[name];
+  const serverEnv: NodeJS.ProcessEnv = {
+    ...inherited,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DATABASE_URL: 'memory://',
+    SEED_DEMO: 'false',
+    OPEN_HOURS: 'always',
+    LOG_LEVEL: 'warn',
+    // Reading every uploaded lecture's screen with Tesseract would compete for the CI's two cores
+    // with the browser; a spec about search turns it on.
+    SEARCH_OCR: 'off',
+    ...env,
+  };
+  for (const name of unset) delete serverEnv[name];
+  const child = spawn(process.execPath, [main], { cwd, env: serverEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
@@ -171,7 +181,11 @@ export async function startBuiltServer({
     }
     await rm(dataDir, { recursive: true, force: true });
   };
-  const started = await waitForServer(url, child, { timeoutMs, intervalMs });
+  const started = await waitForServer(url, child, {
+    timeoutMs,
+    intervalMs,
+    ready: ready && (() => ready(output)),
+  });
   if (started !== 'ready') {
     if (started === 'timeout') child.kill('SIGKILL');
     await rm(dataDir, { recursive: true, force: true });

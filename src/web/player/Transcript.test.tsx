@@ -1,7 +1,7 @@
 import { act, screen } from '@testing-library/react';
 import { useRef, useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Cue } from '../../contract/cues';
+import { DEFAULT_CUE_SETTINGS, type Cue } from '../../contract/cues';
 import { renderRoute } from '../test-utils';
 import type { Captions } from './captions';
 import { Transcript } from './Transcript';
@@ -15,16 +15,7 @@ const cue = (start: number, end: number, text: string): Cue => ({
   end,
   text,
   plain: text,
-  settings: {
-    vertical: '',
-    line: 'auto',
-    snapToLines: true,
-    lineAlign: 'start',
-    position: 'auto',
-    positionAlign: 'auto',
-    size: 100,
-    align: 'center',
-  } as Cue['settings'],
+  settings: { ...DEFAULT_CUE_SETTINGS },
 });
 
 // Twenty cues of 10 s each, with a gap at 100-110 s.

@@ -160,7 +160,6 @@ export function ResetForm({ username }: { username?: string }) {
           confirm={confirm}
           onPassword={setPassword}
           onConfirm={setConfirm}
-          passwordLabel="New password"
           confirmLabel="Confirm password"
         />
         <Button type="submit" color="red" fullWidth disabled={!canReset} loading={reset.isPending}>

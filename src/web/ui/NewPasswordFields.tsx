@@ -7,7 +7,7 @@ export const newPasswordReady = (password: string, confirm: string) =>
   isValidPassword(password) && confirm === password;
 
 /**
- * A new password and its confirmation (the student's reset, the admin's own change): the rule shown
+ * A new password and its confirmation (the student's reset, the admin's own change), labelled "New password": the rule shown
  * under the field until it is broken, then the reason; the confirmation's mismatch once typed.
  */
 export function NewPasswordFields(props: {
@@ -15,7 +15,6 @@ export function NewPasswordFields(props: {
   confirm: string;
   onPassword(value: string): void;
   onConfirm(value: string): void;
-  passwordLabel: string;
   confirmLabel: string;
 }) {
   const { password, confirm } = props;
@@ -24,7 +23,7 @@ export function NewPasswordFields(props: {
   return (
     <>
       <PasswordField
-        label={props.passwordLabel}
+        label="New password"
         autoComplete="new-password"
         value={password}
         onValue={props.onPassword}

@@ -35,35 +35,58 @@ export function SignInCard({
   };
 
   return (
+    <AuthCard title={title} subtitle={subtitle} pending={pending} width={420}>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <LoginInput value={username} onChange={setUsername} />
+          <PasswordField
+            label="Password"
+            autoComplete="current-password"
+            value={password}
+            onValue={setPassword}
+          />
+          <Button type="submit" color="red" fullWidth disabled={pending}>
+            {pending ? 'Please wait...' : 'Login'}
+          </Button>
+          {children}
+        </Stack>
+      </form>
+    </AuthCard>
+  );
+}
+
+/** The centred card of the sign-in screens and the admin's sign-in steps: logo, title, subtitle, content. */
+export function AuthCard({
+  title,
+  subtitle,
+  pending,
+  width,
+  children,
+}: {
+  title: string;
+  subtitle: string;
+  pending: boolean;
+  width: number;
+  children: ReactNode;
+}) {
+  return (
     <Center mih="100dvh" p="md" bg="gray.0">
       <LoadingOverlay visible={pending} pos="fixed" zIndex={1000} overlayProps={{ blur: 1 }} />
-      <Paper withBorder shadow="md" radius="md" p={{ base: 'lg', xs: 'xl' }} w="100%" maw={420}>
-        <form onSubmit={submit} noValidate>
-          <Stack>
-            <Box mx="auto">
-              <Logo size={48} withName={false} />
-            </Box>
-            <div>
-              <Title order={1} ta="center" size="h2">
-                {title}
-              </Title>
-              <Text c="dimmed" size="sm" ta="center" mt={4}>
-                {subtitle}
-              </Text>
-            </div>
-            <LoginInput value={username} onChange={setUsername} />
-            <PasswordField
-              label="Password"
-              autoComplete="current-password"
-              value={password}
-              onValue={setPassword}
-            />
-            <Button type="submit" color="red" fullWidth disabled={pending}>
-              {pending ? 'Please wait...' : 'Login'}
-            </Button>
-            {children}
-          </Stack>
-        </form>
+      <Paper withBorder shadow="md" radius="md" p={{ base: 'lg', xs: 'xl' }} w="100%" maw={width}>
+        <Stack>
+          <Box mx="auto">
+            <Logo size={48} withName={false} />
+          </Box>
+          <div>
+            <Title order={1} ta="center" size="h2">
+              {title}
+            </Title>
+            <Text c="dimmed" size="sm" ta="center" mt={4}>
+              {subtitle}
+            </Text>
+          </div>
+          {children}
+        </Stack>
       </Paper>
     </Center>
   );

@@ -95,7 +95,6 @@ function PasswordSection() {
             confirm={confirm}
             onPassword={setPassword}
             onConfirm={setConfirm}
-            passwordLabel="New password"
             confirmLabel="Confirm new password"
           />
           <ServerReason reason={change.isError ? change.reason : null} />

@@ -1,14 +1,12 @@
-import { Box, Center, LoadingOverlay, Paper, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState } from 'react';
 import { adminToasts } from '../../../contract/messages';
 import { adminApi } from '../../api/admin';
 import { messageOf, reasonOf } from '../../api/client';
 import { sessionKeys, useAdminCheck } from '../../api/session';
 import { useReplaceNavigate } from '../../session/navigation';
-import { Logo } from '../../ui/Logo';
 import { productName } from '../../ui/product';
-import { SignInCard } from '../../ui/SignInCard';
+import { AuthCard, SignInCard } from '../../ui/SignInCard';
 import { toast } from '../../ui/toast';
 import { CodeStep } from './CodeStep';
 import { EnrolStep } from './EnrolStep';
@@ -84,7 +82,8 @@ export default function AdminLoginPage() {
     );
 
   return (
-    <StepCard
+    <AuthCard
+      width={460}
       title={step === 'totp' ? 'Two-step sign-in' : `${productName()} admin`}
       subtitle={
         step === 'totp'
@@ -115,40 +114,6 @@ export default function AdminLoginPage() {
       ) : (
         <EnrolStep onDone={() => signedIn('Admin login successful')} onBack={back} />
       )}
-    </StepCard>
-  );
-}
-
-function StepCard({
-  title,
-  subtitle,
-  pending,
-  children,
-}: {
-  title: string;
-  subtitle: string;
-  pending: boolean;
-  children: ReactNode;
-}) {
-  return (
-    <Center mih="100dvh" p="md" bg="gray.0">
-      <LoadingOverlay visible={pending} pos="fixed" zIndex={1000} overlayProps={{ blur: 1 }} />
-      <Paper withBorder shadow="md" radius="md" p={{ base: 'lg', xs: 'xl' }} w="100%" maw={460}>
-        <Stack>
-          <Box mx="auto">
-            <Logo size={48} withName={false} />
-          </Box>
-          <div>
-            <Title order={1} ta="center" size="h2">
-              {title}
-            </Title>
-            <Text c="dimmed" size="sm" ta="center" mt={4}>
-              {subtitle}
-            </Text>
-          </div>
-          {children}
-        </Stack>
-      </Paper>
-    </Center>
+    </AuthCard>
   );
 }
