@@ -2,7 +2,7 @@
  * What a journey needs from a browser, whichever engine and automation protocol drives it. Firefox
  * ESR is driven by puppeteer-core over WebDriver BiDi, WebKitGTK by webdriverio over WebDriver.
  */
-export type Key = 'Space' | 'ArrowLeft' | 'ArrowRight' | 'c';
+export type Key = 'Space' | 'ArrowLeft' | 'ArrowRight' | 'c' | 'n';
 
 /**
  * `fn` as a script any driver can send: tsx (esbuild) names inner functions with a `__name` helper

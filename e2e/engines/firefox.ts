@@ -1,7 +1,7 @@
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { pageScript, type EngineDriver } from './driver';
 
-const KEYS = { Space: ' ', ArrowLeft: 'ArrowLeft', ArrowRight: 'ArrowRight', c: 'KeyC' } as const;
+const KEYS = { Space: ' ', ArrowLeft: 'ArrowLeft', ArrowRight: 'ArrowRight', c: 'KeyC', n: 'KeyN' } as const;
 
 /** Debian's Firefox ESR, headless, driven by puppeteer-core over WebDriver BiDi (no downloaded browser). */
 export async function launchFirefox(): Promise<EngineDriver> {

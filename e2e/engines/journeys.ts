@@ -319,4 +319,75 @@ export const playJourney: Journey = {
   },
 };
 
-export const journeys: Journey[] = [studentJourney, adminJourney];
+/** The student's password after the first sign-in (studentJourney sets it). */
+const STUDENT_PASSWORD = 'Engine@2026';
+
+/** Signs the world's student in; the first sign-in (reset by the mailed code) when it is still pending. */
+async function studentSignIn(d: EngineDriver, w: JourneyWorld): Promise<void> {
+  await d.goto(w.url);
+  await signIn(d, w.student.email, STUDENT_PASSWORD);
+  const signedIn = await until('the dashboard', async () => /\/dashboard$/.test(await d.url()), 10_000).catch(
+    () => false,
+  );
+  if (!signedIn) await firstSignIn(d, w, { toast: false });
+}
+
+/**
+ * Issue 30 in every engine: a note at a moment (key N pauses, the note lists at its time), a
+ * question asked there, answered by staff, read by the asker with its unread count.
+ */
+export const learningJourney: Journey = {
+  name: 'learning: a note with N, a question at the moment, the answer read',
+  async run(d, w) {
+    await studentSignIn(d, w);
+    await playLecture(d, w);
+    await d.evaluate(() => {
+      const video = document.querySelector('video')!;
+      video.pause();
+      video.currentTime = 5;
+    });
+    await until('paused at 5 s', async () => Math.abs((await currentTime(d)) - 5) < 0.6);
+    await d.evaluate((sel: string) => document.querySelector<HTMLElement>(sel)!.focus(), PLAYER);
+    await d.press('n');
+    const note = `Base case in ${d.engine}`;
+    await fillIn(d, 'field', /^Note text$/, note);
+    await clickOn(d, 'button', /^Save note$/);
+    await until('the note is listed at its moment', async () =>
+      d.evaluate(
+        (text: string) =>
+          document.querySelector('[aria-label="Your notes"]')?.textContent?.includes(text) ?? false,
+        note,
+      ),
+    );
+    if ((await playerState(d)) !== 'paused') throw new Error('the player plays on while a note is written');
+
+    const title = `Why does it stop (${d.engine})?`;
+    await clickOn(d, 'button', /^Questions/);
+    await clickOn(d, 'button', /^Ask about this moment$/);
+    await fillIn(d, 'field', /^Question title$/, title);
+    await fillIn(d, 'field', /^Question details$/, 'When n reaches 0?');
+    await clickOn(d, 'button', /^Post question$/);
+    await seeText(d, new RegExp(title.replace(/[()?]/g, '\\$&')));
+    await shots(d, 'learning-question');
+
+    // Staff answer from the queue (the API the queue screen uses).
+    const queue = await w.admin.get('/api/admin/questions');
+    const asked = (queue.body.questions as { _id: string; title: string }[]).find((q) => q.title === title);
+    if (!asked) throw new Error(`the question is not in the staff queue: ${JSON.stringify(queue.body)}`);
+    const answer = `It stops at the base case (${d.engine}).`;
+    const answered = await w.admin.post(`/api/questions/${asked._id}/answers`, { text: answer });
+    if (answered.status !== 200 && answered.status !== 201)
+      throw new Error(`answer: ${answered.status} ${JSON.stringify(answered.body)}`);
+
+    // The asker reads it at the moment, the unread count first.
+    await d.goto(`${w.url}/course/${w.course.id}?video=${w.lecture.id}`);
+    await clickOn(d, 'button', new RegExp(`^Play ${w.lecture.title}`));
+    await clickOn(d, 'button', /^Questions/);
+    await seeText(d, /1 new/i); // a badge: upper case on screen
+    await clickOn(d, 'button', new RegExp(`^${title.replace(/[()?]/g, '\\$&')}`));
+    await seeText(d, /It stops at the base case/);
+    await shots(d, 'learning-answered');
+  },
+};
+
+export const journeys: Journey[] = [studentJourney, adminJourney, learningJourney];

@@ -4,7 +4,7 @@ import { remote } from 'webdriverio';
 import { freePort } from '../../test/support/processes';
 import { pageScript, type EngineDriver } from './driver';
 
-const KEYS = { Space: ' ', ArrowLeft: '\uE012', ArrowRight: '\uE014', c: 'c' } as const;
+const KEYS = { Space: ' ', ArrowLeft: '\uE012', ArrowRight: '\uE014', c: 'c', n: 'n' } as const;
 
 /** Debian's webkit2gtk-driver ships MiniBrowser beside the library (webkit2gtk-4.0 or 4.1). */
 function miniBrowser(): string {
