@@ -48,11 +48,11 @@ export function LearningPanel({
         value={tab}
         onChange={setTab}
         keepMounted={false}
-        classNames={{ tab: classes.tab, tabSection: classes.tabSection }}
+        classNames={{ list: classes.tabList, tab: classes.tab, tabSection: classes.tabSection }}
       >
         {/* The tab list holds tabs only (ARIA tablist); the link to all notes sits beside it. */}
         <Group justify="space-between" align="flex-end" wrap="nowrap" gap="xs">
-          <Tabs.List style={{ flex: 1 }}>
+          <Tabs.List style={{ flex: 1, minWidth: 0 }}>
             <Tabs.Tab value="notes" leftSection={<IconNotes size={16} />}>
               Notes
             </Tabs.Tab>
