@@ -3,7 +3,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { captionMessages } from '../../contract/captions';
 import { mediaMessages } from '../../contract/media';
 import { routes } from '../../contract/routes';
-import { MAX_CAPTION_BYTES } from '../../contract/webvtt';
+import { MAX_CAPTION_BYTES, toWebVtt } from '../../contract/webvtt';
 import type { RouteOptions } from '../http/route-options';
 import type { SessionUser } from '../accounts/sessions';
 import { isUuid } from '../db/ids';
@@ -11,8 +11,9 @@ import { badRequest, notFound, tooLarge, parseInput } from '../errors';
 import { registerRoutes } from '../http/route-table';
 import { requireOpenTo } from '../http/opening-gate';
 import { indexCaptionTrack } from '../search/index-store';
+import { retireSpeech, speechDraft } from '../search/speech-draft';
 import { requireWatch } from '../videos/access';
-import { captionFile, deleteCaptions, listCaptions, saveCaptions } from './captions';
+import { captionFile, deleteCaptions, listCaptions, saveCaptions, videoDuration } from './captions';
 
 const uploadFields = routes['POST /api/admin/videos/:videoId/captions'].multipart;
 
@@ -36,6 +37,17 @@ async function readUpload(request: FastifyRequest) {
   return { fields: parsed, text };
 }
 
+/** A language's English name for a track's label ("en" gives "English"), else the tag itself. */
+function languageName(language: string): string {
+  let name: string | undefined;
+  try {
+    name = new Intl.DisplayNames(['en'], { type: 'language' }).of(language);
+  } catch {
+    name = undefined;
+  }
+  return (name ?? language).slice(0, 40);
+}
+
 /** Caption tracks: admins manage them; a viewer reads them with the access of the video. */
 export const captionRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx, auth }) => {
   await app.register(multipart, {
@@ -54,17 +66,51 @@ export const captionRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx
     await requireWatch(ctx, user, videoIdOf(videoId));
   }
 
+  /** Saves a track and indexes its cues for search at once (docs/SEARCH.md). */
+  async function saveAndIndex(videoId: string, fields: { language: string; label: string }, text: string) {
+    const caption = await saveCaptions(ctx.db, videoId, fields, text, ctx.clock.now());
+    const cues = await indexCaptionTrack(ctx.db, videoId, caption.language, ctx.clock.now());
+    ctx.metrics.searchEntries.inc({ source: 'captions' }, cues);
+    return caption;
+  }
+
+  /** The video's draft from machine speech (a 404 for an unknown video), or null when it has none. */
+  async function draftOf(videoId: string) {
+    const duration = await videoDuration(ctx.db, videoIdOf(videoId));
+    return speechDraft(ctx.db, videoId, duration);
+  }
+
   registerRoutes(app, auth, {
     'GET /api/admin/videos/:videoId/captions': async ({ params }) => ({
       captions: await listCaptions(ctx.db, videoIdOf(params.videoId)),
     }),
+    'GET /api/admin/videos/:videoId/captions/speech-draft': async ({ params, query, reply }) => {
+      const draft = await draftOf(params.videoId);
+      if (query.format === 'json')
+        return { draft: draft && { cues: draft.cues.length, updatedAt: draft.updatedAt.toISOString() } };
+      if (!draft) throw notFound(captionMessages.speechDraftNone);
+      return reply
+        .type('text/vtt; charset=utf-8')
+        .header('content-disposition', `attachment; filename="speech-draft-${params.videoId}.vtt"`)
+        .header('cache-control', 'no-store')
+        .send(toWebVtt(draft.cues));
+    },
+    'POST /api/admin/videos/:videoId/captions/speech-draft/publish': async ({ params, body }) => {
+      const draft = await draftOf(params.videoId);
+      if (!draft) throw notFound(captionMessages.speechDraftNone);
+      const label = body.label ?? languageName(body.language);
+      const caption = await saveAndIndex(
+        params.videoId,
+        { language: body.language, label },
+        toWebVtt(draft.cues),
+      );
+      await retireSpeech(ctx.db, params.videoId, ctx.clock.now());
+      return { message: captionMessages.speechDraftPublished, caption };
+    },
     'POST /api/admin/videos/:videoId/captions': async ({ params, request }) => {
       const videoId = videoIdOf(params.videoId);
       const { fields, text } = await readUpload(request);
-      const caption = await saveCaptions(ctx.db, videoId, fields, text, ctx.clock.now());
-      // Search finds the new cues at once (docs/SEARCH.md).
-      const cues = await indexCaptionTrack(ctx.db, videoId, caption.language, ctx.clock.now());
-      ctx.metrics.searchEntries.inc({ source: 'captions' }, cues);
+      const caption = await saveAndIndex(videoId, fields, text);
       return { message: captionMessages.saved, caption };
     },
     'DELETE /api/admin/videos/:videoId/captions/:language': async ({ params }) => {
