@@ -40,7 +40,7 @@ describe('captions modal: the draft from speech', () => {
     expect(download.getAttribute('href')).toBe('/api/admin/videos/v1/captions/speech-draft?format=vtt');
     expect(download.hasAttribute('download')).toBe(true);
 
-    const language = within(panel).getByRole('textbox', { name: 'Language (BCP 47)' });
+    const language = within(panel).getByRole('textbox', { name: 'Draft language (BCP 47)' });
     expect((language as HTMLInputElement).value).toBe('en');
     await userEvent.clear(language);
     await userEvent.type(language, 'not a tag');
@@ -76,7 +76,7 @@ describe('captions modal: the draft from speech', () => {
     const panel = await screen.findByRole('region', { name: 'Draft from speech' });
     expect(within(panel).getByText(/^1 cue heard/)).toBeTruthy();
     expect(await within(panel).findByText('Publishing replaces the English captions (en).')).toBeTruthy();
-    await userEvent.type(within(panel).getByRole('textbox', { name: 'Label' }), 'English (machine)');
+    await userEvent.type(within(panel).getByRole('textbox', { name: 'Draft label' }), 'English (machine)');
     await userEvent.click(within(panel).getByRole('button', { name: 'Publish as captions' }));
     await waitFor(() =>
       expect(server.calls.find((c) => c.method === 'POST')?.body).toEqual({

@@ -159,8 +159,8 @@ function SpeechDraftPanel({ video }: { video: AdminVideo }) {
             </Button>
           </Group>
           <Group grow align="flex-start">
-            <TextInput label="Language (BCP 47)" placeholder="en" {...form.getInputProps('language')} />
-            <TextInput label="Label" placeholder="The language's name" {...form.getInputProps('label')} />
+            <TextInput label="Draft language (BCP 47)" placeholder="en" {...form.getInputProps('language')} />
+            <TextInput label="Draft label" placeholder="Optional" {...form.getInputProps('label')} />
           </Group>
           {replaces ? (
             <Text size="sm" c="orange.9">
@@ -213,6 +213,7 @@ function CaptionUpload({ video }: { video: AdminVideo }) {
       )}
     >
       <Stack gap="sm">
+        <Text fw={600}>Upload a caption file</Text>
         <Group grow align="flex-start">
           <TextInput label="Language (BCP 47)" placeholder="en" {...form.getInputProps('language')} />
           <TextInput label="Label" placeholder="English" {...form.getInputProps('label')} />
