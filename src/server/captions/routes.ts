@@ -66,14 +66,6 @@ export const captionRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx
     await requireWatch(ctx, user, videoIdOf(videoId));
   }
 
-  /** Saves a track and indexes its cues for search at once (docs/SEARCH.md). */
-  async function saveAndIndex(videoId: string, fields: { language: string; label: string }, text: string) {
-    const caption = await saveCaptions(ctx.db, videoId, fields, text, ctx.clock.now());
-    const cues = await indexCaptionTrack(ctx.db, videoId, caption.language, ctx.clock.now());
-    ctx.metrics.searchEntries.inc({ source: 'captions' }, cues);
-    return caption;
-  }
-
   /** The video's draft from machine speech (a 404 for an unknown video), or null when it has none. */
   async function draftOf(videoId: string) {
     const duration = await videoDuration(ctx.db, videoIdOf(videoId));
@@ -84,33 +76,13 @@ export const captionRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx
     'GET /api/admin/videos/:videoId/captions': async ({ params }) => ({
       captions: await listCaptions(ctx.db, videoIdOf(params.videoId)),
     }),
-    'GET /api/admin/videos/:videoId/captions/speech-draft': async ({ params, query, reply }) => {
-      const draft = await draftOf(params.videoId);
-      if (query.format === 'json')
-        return { draft: draft && { cues: draft.cues.length, updatedAt: draft.updatedAt.toISOString() } };
-      if (!draft) throw notFound(captionMessages.speechDraftNone);
-      return reply
-        .type('text/vtt; charset=utf-8')
-        .header('content-disposition', `attachment; filename="speech-draft-${params.videoId}.vtt"`)
-        .header('cache-control', 'no-store')
-        .send(toWebVtt(draft.cues));
-    },
-    'POST /api/admin/videos/:videoId/captions/speech-draft/publish': async ({ params, body }) => {
-      const draft = await draftOf(params.videoId);
-      if (!draft) throw notFound(captionMessages.speechDraftNone);
-      const label = body.label ?? languageName(body.language);
-      const caption = await saveAndIndex(
-        params.videoId,
-        { language: body.language, label },
-        toWebVtt(draft.cues),
-      );
-      await retireSpeech(ctx.db, params.videoId, ctx.clock.now());
-      return { message: captionMessages.speechDraftPublished, caption };
-    },
     'POST /api/admin/videos/:videoId/captions': async ({ params, request }) => {
       const videoId = videoIdOf(params.videoId);
       const { fields, text } = await readUpload(request);
-      const caption = await saveAndIndex(videoId, fields, text);
+      const caption = await saveCaptions(ctx.db, videoId, fields, text, ctx.clock.now());
+      // Search finds the new cues at once (docs/SEARCH.md).
+      const cues = await indexCaptionTrack(ctx.db, videoId, caption.language, ctx.clock.now());
+      ctx.metrics.searchEntries.inc({ source: 'captions' }, cues);
       return { message: captionMessages.saved, caption };
     },
     'DELETE /api/admin/videos/:videoId/captions/:language': async ({ params }) => {
@@ -126,6 +98,30 @@ export const captionRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx
       await requirePlayback(session.user, params.videoId);
       const vtt = await captionFile(ctx.db, params.videoId, params.language);
       return reply.type('text/vtt; charset=utf-8').header('cache-control', 'private, no-cache').send(vtt);
+    },
+    // The draft caption track from machine speech (docs/SEARCH.md).
+    'GET /api/admin/videos/:videoId/captions/speech-draft': async ({ params, query, reply }) => {
+      const draft = await draftOf(params.videoId);
+      if (query.format === 'json')
+        return { draft: draft && { cues: draft.cues.length, updatedAt: draft.updatedAt.toISOString() } };
+      if (!draft) throw notFound(captionMessages.speechDraftNone);
+      return reply
+        .type('text/vtt; charset=utf-8')
+        .header('content-disposition', `attachment; filename="speech-draft-${params.videoId}.vtt"`)
+        .header('cache-control', 'no-store')
+        .send(toWebVtt(draft.cues));
+    },
+    'POST /api/admin/videos/:videoId/captions/speech-draft/publish': async ({ params, body }) => {
+      const videoId = params.videoId;
+      const draft = await draftOf(videoId);
+      if (!draft) throw notFound(captionMessages.speechDraftNone);
+      // Saved and indexed as an uploaded track is (the upload's own checks and writer).
+      const fields = { language: body.language, label: body.label ?? languageName(body.language) };
+      const caption = await saveCaptions(ctx.db, videoId, fields, toWebVtt(draft.cues), ctx.clock.now());
+      const cues = await indexCaptionTrack(ctx.db, videoId, caption.language, ctx.clock.now());
+      ctx.metrics.searchEntries.inc({ source: 'captions' }, cues);
+      await retireSpeech(ctx.db, videoId, ctx.clock.now());
+      return { message: captionMessages.speechDraftPublished, caption };
     },
   });
 };
