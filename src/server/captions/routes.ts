@@ -11,7 +11,7 @@ import { badRequest, notFound, tooLarge, parseInput } from '../errors';
 import { registerRoutes } from '../http/route-table';
 import { requireOpenTo } from '../http/opening-gate';
 import { indexCaptionTrack } from '../search/index-store';
-import { retireSpeech, speechDraft } from '../search/speech-draft';
+import { languageName, retireSpeech, speechDraft } from '../search/speech-draft';
 import { requireWatch } from '../videos/access';
 import { captionFile, deleteCaptions, listCaptions, saveCaptions, videoDuration } from './captions';
 
@@ -35,17 +35,6 @@ async function readUpload(request: FastifyRequest) {
   const parsed = parseInput(uploadFields, fields);
   if (text === undefined) throw badRequest(captionMessages.fileMissing);
   return { fields: parsed, text };
-}
-
-/** A language's English name for a track's label ("en" gives "English"), else the tag itself. */
-function languageName(language: string): string {
-  let name: string | undefined;
-  try {
-    name = new Intl.DisplayNames(['en'], { type: 'language' }).of(language);
-  } catch {
-    name = undefined;
-  }
-  return (name ?? language).slice(0, 40);
 }
 
 /** Caption tracks: admins manage them; a viewer reads them with the access of the video. */

@@ -38,3 +38,14 @@ export async function retireSpeech(db: Db, videoId: string, now: Date): Promise<
     await setIndexState(tx, videoId, 'speech', { status: 'off', error: 'the video has captions' }, now);
   });
 }
+
+/** A language's English name for a track's label ("en" gives "English"), else the tag itself. */
+export function languageName(language: string): string {
+  let name: string | undefined;
+  try {
+    name = new Intl.DisplayNames(['en'], { type: 'language' }).of(language);
+  } catch {
+    name = undefined;
+  }
+  return (name ?? language).slice(0, 40);
+}
