@@ -515,6 +515,15 @@ function plan(ids: Ids): Record<RouteKey, Probe> {
       multipart: { language: 'fr', label: 'Français' },
     },
     'DELETE /api/admin/videos/:videoId/captions/:language': { skip: DELETE_SKIP },
+    'GET /api/admin/videos/:videoId/captions/speech-draft': {
+      path: `/api/admin/videos/${videoId}/captions/speech-draft`,
+      query: { format: 'json' },
+    },
+    // The scan video has no speech cues: answers 404 whatever the body, changing nothing.
+    'POST /api/admin/videos/:videoId/captions/speech-draft/publish': {
+      path: `/api/admin/videos/${videoId}/captions/speech-draft/publish`,
+      body: { language: 'fr', label: 'Français' },
+    },
     'GET /api/videos/:videoId/captions': { path: `/api/videos/${videoId}/captions` },
     'GET /api/videos/:videoId/captions/:language': { path: `/api/videos/${videoId}/captions/en` },
     'GET /api/videos/:videoId/notes': { path: `/api/videos/${videoId}/notes` },

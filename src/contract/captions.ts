@@ -13,6 +13,10 @@ export const captionMessages = {
   loadFailed: 'Could not load the captions.',
   uploadFailed: 'Could not save the captions.',
   deleteFailed: 'Could not delete the captions.',
+  speechDraftNone: 'No machine speech for this video: nothing to draft captions from.',
+  speechDraftPublished: 'Draft published as captions.',
+  speechDraftPublishFailed: 'Could not publish the draft.',
+  speechDraftLoadFailed: 'Could not load the draft from speech.',
 } as const;
 
 /** A BCP 47 language tag (the common shapes: language, script, region, variants). */
@@ -57,4 +61,21 @@ export const VideoIdParam = z.object({ videoId: z.string() });
 export const CaptionParams = z.object({
   videoId: z.string(),
   language: CaptionLanguage,
+});
+
+/**
+ * The draft caption track from machine speech (docs/SEARCH.md): the speech cues of search, which an
+ * admin downloads (`?format=vtt`), corrects and uploads, or publishes as they are.
+ */
+export const SpeechDraftQuery = z.object({
+  format: z.enum(['json', 'vtt'], { error: 'format must be json or vtt.' }).default('json'),
+});
+export const SpeechDraft = z.strictObject({ cues: z.number().int(), updatedAt: z.string() });
+export type SpeechDraft = z.infer<typeof SpeechDraft>;
+export const SpeechDraftResponse = z.strictObject({ draft: SpeechDraft.nullable() });
+export type SpeechDraftResponse = z.infer<typeof SpeechDraftResponse>;
+/** Publishing the draft: its language, and a label (else the language's English name). */
+export const SpeechDraftPublishBody = z.strictObject({
+  language: CaptionLanguage,
+  label: CaptionUploadFields.shape.label.optional(),
 });

@@ -12,6 +12,9 @@ import {
   CaptionParams,
   CaptionSavedResponse,
   CaptionUploadFields,
+  SpeechDraftPublishBody,
+  SpeechDraftQuery,
+  SpeechDraftResponse,
   VideoIdParam,
 } from './captions';
 import {
@@ -365,6 +368,21 @@ export const routes = {
     auth: 'admin',
     params: CaptionParams,
     response: MessageResponse,
+  },
+  // The draft track from machine speech (docs/SEARCH.md): its cue count, or `?format=vtt` the file
+  // (404 when the video has no speech cues); publishing saves it as a caption track.
+  'GET /api/admin/videos/:videoId/captions/speech-draft': {
+    auth: 'admin',
+    params: VideoIdParam,
+    query: SpeechDraftQuery,
+    response: SpeechDraftResponse,
+    download: ['text/vtt'],
+  },
+  'POST /api/admin/videos/:videoId/captions/speech-draft/publish': {
+    auth: 'admin',
+    params: VideoIdParam,
+    body: SpeechDraftPublishBody,
+    response: CaptionSavedResponse,
   },
   'GET /api/videos/:videoId/captions': {
     auth: 'viewer',

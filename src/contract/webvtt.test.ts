@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CUE_SETTINGS } from './cues';
-import { cueAt, parseCaptions, plainCueText, readWebVtt, toWebVtt } from './webvtt';
+import { cueAt, parseCaptions, plainCueText, plainTextCue, readWebVtt, toWebVtt } from './webvtt';
 
 const plain = DEFAULT_CUE_SETTINGS;
 
@@ -94,6 +94,19 @@ describe('caption files', () => {
     expect(parsed.cues[0]!.plain).toBe('Café — 3\u00A0<\u00A04 … ☺ © & <i> &#169;');
     // Stored as written: the file stays valid WebVTT.
     expect(toWebVtt(parsed.cues)).toContain('Caf&eacute; &mdash;');
+  });
+
+  it('writes plain text (machine speech) as cues that read back as the same text', () => {
+    const cues = [
+      plainTextCue(0.5, 2, 'use <T> & keep -> it'),
+      plainTextCue(2, 4.25, 'two\n\nlines --> here\n'),
+    ];
+    const parsed = parseCaptions(toWebVtt(cues));
+    if (!parsed.ok) throw new Error(parsed.message);
+    expect(parsed.cues.map((c) => [c.start, c.end, c.plain])).toEqual([
+      [0.5, 2, 'use <T> & keep -> it'],
+      [2, 4.25, 'two\nlines -> here'],
+    ]);
   });
 
   it('takes a cue right under the header, as browsers do', () => {

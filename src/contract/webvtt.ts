@@ -203,6 +203,21 @@ export function settingsText(settings: CueSettings): string {
   return parts.join(' ');
 }
 
+/**
+ * A cue of plain text (heard or typed: no markup) as WebVTT writes it: `&`, `<` and `>` as
+ * character references, blank lines (which would end the cue) and `-->` (which would read as a
+ * timing) taken out.
+ */
+export function plainTextCue(start: number, end: number, plain: string): Cue {
+  const lines = plain
+    .replaceAll('-->', '->')
+    .split(/\r\n|\r|\n/)
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() !== '');
+  const text = lines.join('\n').replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+  return { id: '', start, end, text, plain: lines.join('\n'), settings: { ...DEFAULT_CUE_SETTINGS } };
+}
+
 /** The cues as a WebVTT file (ids and settings kept). */
 export function toWebVtt(cues: readonly Cue[]): string {
   const blocks = cues.map((cue) => {

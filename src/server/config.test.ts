@@ -60,6 +60,8 @@ describe('loadConfig', () => {
     ['BACKUP_SCHEDULE', '3am', /^Invalid BACKUP_SCHEDULE="3am": expected "off" or a time HH:MM/],
     ['BACKUP_SCHEDULE', '24:00', /^Invalid BACKUP_SCHEDULE="24:00": /],
     ['BACKUP_KEEP', '0', /^Invalid BACKUP_KEEP="0": /],
+    ['SPEECH_TIMEOUT_SECONDS', '0', /^Invalid SPEECH_TIMEOUT_SECONDS="0": /],
+    ['SPEECH_TIMEOUT_SECONDS', 'an hour', /^Invalid SPEECH_TIMEOUT_SECONDS="an hour": /],
     [
       'TRUST_PROXY',
       'true',
@@ -130,5 +132,10 @@ describe('loadConfig', () => {
     expect(pg.databaseUrl).toBe('postgres://u@h/db');
     expect(pg.seedDemo).toBe(false);
     expect(loadConfig({ SEED_DEMO: 'true', DATABASE_URL: 'memory://' }).seedDemo).toBe(true);
+  });
+
+  it('bounds a speech run by SPEECH_TIMEOUT_SECONDS when set (else by the video: unset)', () => {
+    expect(loadConfig({}).speechTimeoutSeconds).toBeUndefined();
+    expect(loadConfig({ SPEECH_TIMEOUT_SECONDS: '7200' }).speechTimeoutSeconds).toBe(7200);
   });
 });

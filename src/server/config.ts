@@ -170,6 +170,7 @@ const Env = z.object({
     .default('eng'),
   TESSERACT_PATH: z.string().min(1).default('tesseract'),
   SPEECH_COMMAND: z.string().trim().min(1).optional(),
+  SPEECH_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).optional(),
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   ROLE: z.enum(['all', 'web', 'worker']).default('all'),
   SEED_DEMO: bool.optional(),
@@ -290,6 +291,8 @@ export interface Config {
   tesseractPath: string;
   /** A program reading a 16 kHz mono WAV (its path, the first argument) and writing WebVTT (the second); unset: off. */
   speechCommand: string | undefined;
+  /** The longest one run of SPEECH_COMMAND may take; unset: 3x the video's length, at least 60 s. */
+  speechTimeoutSeconds: number | undefined;
   /** HTTP processes sharing PORT (node:cluster); more than 1 needs PostgreSQL. */
   webConcurrency: number;
   role: 'all' | 'web' | 'worker';
@@ -475,6 +478,7 @@ function baseConfig(e: z.output<typeof Env>, stdoutIsTTY: boolean) {
     ocrLangs: e.OCR_LANGS,
     tesseractPath: e.TESSERACT_PATH,
     speechCommand: e.SPEECH_COMMAND,
+    speechTimeoutSeconds: e.SPEECH_TIMEOUT_SECONDS,
     webConcurrency: e.WEB_CONCURRENCY,
     role: e.ROLE,
     seedDemo: e.SEED_DEMO ?? e.DATABASE_URL === undefined,

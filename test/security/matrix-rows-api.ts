@@ -409,6 +409,35 @@ export const adminApiRows: Row[] = [
     ],
   },
   {
+    route: 'GET /api/admin/videos/:videoId/captions/speech-draft',
+    cases: [
+      {
+        // A1 has no machine speech: no draft (JSON), and the file is a 404.
+        request: (w) => get(`/api/admin/videos/${w.a1.id}/captions/speech-draft`),
+        expect: adminOnly(),
+        check: (reply, role) => {
+          if (role === 'admin') expect(reply.json).toEqual({ draft: null });
+        },
+      },
+      {
+        name: 'the file',
+        request: (w) => get(`/api/admin/videos/${w.a1.id}/captions/speech-draft?format=vtt`),
+        expect: adminOnly(404),
+      },
+    ],
+  },
+  {
+    route: 'POST /api/admin/videos/:videoId/captions/speech-draft/publish',
+    cases: [
+      {
+        // Nothing to publish on A1 (no speech cues): only the admin's call gets that far.
+        request: (w) =>
+          post(`/api/admin/videos/${w.a1.id}/captions/speech-draft/publish`, { language: 'en' }),
+        expect: adminOnly(404),
+      },
+    ],
+  },
+  {
     route: 'POST /api/admin/videos/:videoId/index',
     cases: [
       {

@@ -24,7 +24,7 @@ const columns = {
 };
 
 /** The video's length in seconds, or a 404. */
-async function videoDuration(db: Db, videoId: string): Promise<number> {
+export async function videoDuration(db: Db, videoId: string): Promise<number> {
   const video = await oneById(videoId, mediaMessages.videoNotFound, () =>
     db
       .select({ durationSeconds: videos.durationSeconds })

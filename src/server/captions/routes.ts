@@ -3,7 +3,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { captionMessages } from '../../contract/captions';
 import { mediaMessages } from '../../contract/media';
 import { routes } from '../../contract/routes';
-import { MAX_CAPTION_BYTES } from '../../contract/webvtt';
+import { MAX_CAPTION_BYTES, toWebVtt } from '../../contract/webvtt';
 import type { RouteOptions } from '../http/route-options';
 import type { SessionUser } from '../accounts/sessions';
 import { isUuid } from '../db/ids';
@@ -11,8 +11,9 @@ import { badRequest, notFound, tooLarge, parseInput } from '../errors';
 import { registerRoutes } from '../http/route-table';
 import { requireOpenTo } from '../http/opening-gate';
 import { indexCaptionTrack } from '../search/index-store';
+import { languageName, retireSpeech, speechDraft } from '../search/speech-draft';
 import { requireWatch } from '../videos/access';
-import { captionFile, deleteCaptions, listCaptions, saveCaptions } from './captions';
+import { captionFile, deleteCaptions, listCaptions, saveCaptions, videoDuration } from './captions';
 
 const uploadFields = routes['POST /api/admin/videos/:videoId/captions'].multipart;
 
@@ -54,6 +55,12 @@ export const captionRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx
     await requireWatch(ctx, user, videoIdOf(videoId));
   }
 
+  /** The video's draft from machine speech (a 404 for an unknown video), or null when it has none. */
+  async function draftOf(videoId: string) {
+    const duration = await videoDuration(ctx.db, videoIdOf(videoId));
+    return speechDraft(ctx.db, videoId, duration);
+  }
+
   registerRoutes(app, auth, {
     'GET /api/admin/videos/:videoId/captions': async ({ params }) => ({
       captions: await listCaptions(ctx.db, videoIdOf(params.videoId)),
@@ -80,6 +87,30 @@ export const captionRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx
       await requirePlayback(session.user, params.videoId);
       const vtt = await captionFile(ctx.db, params.videoId, params.language);
       return reply.type('text/vtt; charset=utf-8').header('cache-control', 'private, no-cache').send(vtt);
+    },
+    // The draft caption track from machine speech (docs/SEARCH.md).
+    'GET /api/admin/videos/:videoId/captions/speech-draft': async ({ params, query, reply }) => {
+      const draft = await draftOf(params.videoId);
+      if (query.format === 'json')
+        return { draft: draft && { cues: draft.cues.length, updatedAt: draft.updatedAt.toISOString() } };
+      if (!draft) throw notFound(captionMessages.speechDraftNone);
+      return reply
+        .type('text/vtt; charset=utf-8')
+        .header('content-disposition', `attachment; filename="speech-draft-${params.videoId}.vtt"`)
+        .header('cache-control', 'no-store')
+        .send(toWebVtt(draft.cues));
+    },
+    'POST /api/admin/videos/:videoId/captions/speech-draft/publish': async ({ params, body }) => {
+      const videoId = params.videoId;
+      const draft = await draftOf(videoId);
+      if (!draft) throw notFound(captionMessages.speechDraftNone);
+      // Saved and indexed as an uploaded track is (the upload's own checks and writer).
+      const fields = { language: body.language, label: body.label ?? languageName(body.language) };
+      const caption = await saveCaptions(ctx.db, videoId, fields, toWebVtt(draft.cues), ctx.clock.now());
+      const cues = await indexCaptionTrack(ctx.db, videoId, caption.language, ctx.clock.now());
+      ctx.metrics.searchEntries.inc({ source: 'captions' }, cues);
+      await retireSpeech(ctx.db, videoId, ctx.clock.now());
+      return { message: captionMessages.speechDraftPublished, caption };
     },
   });
 };

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { appendFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { and, eq, gte, notExists, sql } from 'drizzle-orm';
 import type { SearchSource } from '../../contract/search';
@@ -227,26 +227,66 @@ const indexScreen: SourceIndexer = async (ctx, deps, video, input, force, run) =
   return written;
 };
 
-/** Runs SPEECH_COMMAND with the WAV and the .vtt to write as its two arguments (never through a string). */
+/** How much of the command's stderr is kept for the reason (its last line is shown). */
+const STDERR_KEEP = 16 * 1024;
+
+/**
+ * Runs SPEECH_COMMAND with the WAV and the .vtt to write as its two arguments (never through a
+ * string), in a process group of its own: past `timeoutMs` (or when the job is stopped) the whole
+ * group is killed, so a script's children (an engine it started, a `sleep`) go with it.
+ */
 function runSpeech(command: string, wav: string, vtt: string, timeoutMs: number, signal: AbortSignal) {
   return new Promise<void>((resolve, reject) => {
-    execFile(
-      '/bin/sh',
-      ['-c', `${command} "$1" "$2"`, 'speech', wav, vtt],
-      { signal, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 4 * 1024 * 1024 },
-      (error, _stdout, stderr) => {
-        if (!error) return resolve();
-        const why = (error as { killed?: boolean }).killed
-          ? `SPEECH_COMMAND did not finish within ${Math.round(timeoutMs / 1000)} s`
-          : `SPEECH_COMMAND failed: ${String(stderr || error.message)
-              .trim()
-              .split('\n')
-              .pop()}`;
-        reject(new PermanentJobError(why.slice(0, 300)));
-      },
-    );
+    if (signal.aborted) return reject(signal.reason as Error);
+    const child = spawn('/bin/sh', ['-c', `${command} "$1" "$2"`, 'speech', wav, vtt], {
+      detached: true,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      stderr = (stderr + chunk).slice(-STDERR_KEEP);
+    });
+    let stopped: 'timeout' | 'aborted' | undefined;
+    const killGroup = () => {
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    };
+    const stop = (why: 'timeout' | 'aborted') => {
+      stopped ??= why;
+      killGroup();
+    };
+    const timer = setTimeout(() => stop('timeout'), timeoutMs);
+    const onAbort = () => stop('aborted');
+    signal.addEventListener('abort', onAbort, { once: true });
+    const done = (error?: Error) => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      // Whatever the shell left running in its group (a background child) goes too.
+      killGroup();
+      if (error) reject(error);
+      else resolve();
+    };
+    child.on('error', (error) => done(new PermanentJobError(`SPEECH_COMMAND failed: ${error.message}`)));
+    child.on('close', (code, killedBy) => {
+      if (stopped === 'aborted') return done(signal.reason as Error);
+      if (stopped === 'timeout')
+        return done(
+          new PermanentJobError(`SPEECH_COMMAND did not finish within ${Math.round(timeoutMs / 1000)} s`),
+        );
+      if (code === 0) return done();
+      const last = stderr.trim().split('\n').pop() || `exit ${code ?? killedBy}`;
+      done(new PermanentJobError(`SPEECH_COMMAND failed: ${last}`.slice(0, 300)));
+    });
   });
 }
+
+/** SPEECH_TIMEOUT_SECONDS when set, else 3x the video's length and at least 60 s. */
+export const speechTimeoutMs = (setting: number | undefined, durationSeconds: number) =>
+  setting !== undefined ? setting * 1000 : Math.max(60_000, durationSeconds * 3_000);
 
 /** Speech, for videos without captions: SPEECH_COMMAND's cues, stored as machine speech. */
 const indexSpeech: SourceIndexer = async (ctx, deps, video, input, force, run) => {
@@ -276,7 +316,7 @@ const indexSpeech: SourceIndexer = async (ctx, deps, video, input, force, run) =
       [...inputArgs(source.file, source.format), '-vn', '-sn', '-ac', '1', '-ar', '16000', '-f', 'wav', wav],
       { signal: run.signal, lowPriority: true },
     );
-    const timeoutMs = Math.max(60_000, video.durationSeconds * 3_000);
+    const timeoutMs = speechTimeoutMs(config.speechTimeoutSeconds, video.durationSeconds);
     await runSpeech(config.speechCommand, wav, vtt, timeoutMs, run.signal);
     const cues = readWebVtt(await readFile(vtt, 'utf8').catch(() => ''));
     if (!cues) throw new PermanentJobError('SPEECH_COMMAND wrote no WebVTT');

@@ -14,6 +14,8 @@ export const adminKeys = {
   dropdown: (courseId: string) => ['admin', 'dropdown', courseId] as const,
   videoAccess: (videoId: string) => ['admin', 'video-access', videoId] as const,
   captions: (videoId: string) => ['admin', 'captions', videoId] as const,
+  /** Under the video's captions: a caption write refreshes the draft too. */
+  speechDraft: (videoId: string) => ['admin', 'captions', videoId, 'speech-draft'] as const,
   searchIndex: (videoId: string) => ['admin', 'search-index', videoId] as const,
   playbackHealth: ['admin', 'playback-health'] as const,
 };
@@ -38,6 +40,21 @@ export function useCaptionTracks(videoId: string, enabled = true) {
     enabled,
   });
 }
+
+/** The video's draft caption track from machine speech (its cue count; null when it has none). */
+export function useSpeechDraft(videoId: string) {
+  return useQuery({
+    queryKey: adminKeys.speechDraft(videoId),
+    queryFn: ({ signal }) =>
+      call('GET /api/admin/videos/:videoId/captions/speech-draft', { params: { videoId }, signal }).then(
+        (r) => r.draft,
+      ),
+  });
+}
+
+/** The draft from speech as a WebVTT download (a plain link: the session cookie goes with it). */
+export const speechDraftFileUrl = (videoId: string) =>
+  `/api/admin/videos/${encodeURIComponent(videoId)}/captions/speech-draft?format=vtt`;
 
 /** How often a video's search index state is read again while a source is queued or running. */
 export const INDEX_POLL_MS = 2_000;
@@ -184,6 +201,12 @@ export const adminApi = {
   },
   /** Starts the video's search index over (a job; 409 while one is queued or running). */
   reindexVideo: (videoId: string) => call('POST /api/admin/videos/:videoId/index', { params: { videoId } }),
+  /** Saves the draft from speech as the video's captions in `language` (replacing that language's). */
+  publishSpeechDraft: ({ videoId, language, label }: { videoId: string; language: string; label?: string }) =>
+    call('POST /api/admin/videos/:videoId/captions/speech-draft/publish', {
+      params: { videoId },
+      body: { language, ...(label ? { label } : {}) },
+    }),
   deleteCaptions: ({ videoId, language }: { videoId: string; language: string }) =>
     call('DELETE /api/admin/videos/:videoId/captions/:language', { params: { videoId, language } }),
   /** The streamer's files first (SPEC.md section 7), then the rows; files already gone are no obstacle. */

@@ -1,11 +1,11 @@
-import { Button, FileInput, Group, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Button, FileInput, Group, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useForm } from '@mantine/form';
-import { IconTrash, IconUpload } from '@tabler/icons-react';
+import { IconDownload, IconSend, IconTrash, IconUpload } from '@tabler/icons-react';
 import type { z } from 'zod';
-import { captionMessages, CaptionUploadFields } from '../../../contract/captions';
+import { captionMessages, CaptionUploadFields, SpeechDraftPublishBody } from '../../../contract/captions';
 import type { AdminVideo } from '../../../contract/videos';
-import { adminApi, adminKeys, useCaptionTracks } from '../../api/admin';
+import { adminApi, adminKeys, speechDraftFileUrl, useCaptionTracks, useSpeechDraft } from '../../api/admin';
 import { DataTable } from '../ui/DataTable';
 import { EditModal } from '../ui/EditModal';
 import { Loaded } from '../ui/Loaded';
@@ -93,6 +93,97 @@ const fieldError = (schema: z.ZodType, value: string) => {
   return result.success ? null : (result.error.issues[0]?.message ?? null);
 };
 
+const cueCount = (n: number) => `${n} ${n === 1 ? 'cue' : 'cues'}`;
+
+/**
+ * The draft caption track from machine speech (docs/SEARCH.md), shown only when the video has
+ * speech cues: download it to correct and upload, or publish it as it is in a language.
+ */
+function SpeechDraftPanel({ video }: { video: AdminVideo }) {
+  const draft = useSpeechDraft(video._id);
+  const tracks = useCaptionTracks(video._id);
+  const form = useForm<{ language: string; label: string }>({
+    initialValues: { language: 'en', label: '' },
+    validate: {
+      language: (v) => fieldError(SpeechDraftPublishBody.shape.language, v),
+      label: (v) => (v.trim() ? fieldError(CaptionUploadFields.shape.label, v) : null),
+    },
+  });
+  const publish = useAdminMutation(adminApi.publishSpeechDraft, {
+    success: captionMessages.speechDraftPublished,
+    failure: captionMessages.speechDraftPublishFailed,
+    onDone: () => {},
+    refresh: adminKeys.captions(video._id),
+  });
+  if (draft.isError)
+    return (
+      <Text size="sm" c="red" role="alert">
+        {captionMessages.speechDraftLoadFailed}
+      </Text>
+    );
+  if (!draft.data) return null;
+  const language = form.values.language.trim();
+  const replaces = tracks.data?.find((t) => t.language.toLowerCase() === language.toLowerCase());
+  return (
+    <Paper withBorder p="sm" component="section" aria-labelledby="speech-draft-title">
+      <form
+        noValidate
+        onSubmit={form.onSubmit((values) =>
+          publish.mutate({
+            videoId: video._id,
+            language: values.language.trim(),
+            label: values.label.trim() || undefined,
+          }),
+        )}
+      >
+        <Stack gap="xs">
+          <Group justify="space-between" wrap="wrap" gap="xs">
+            <div>
+              <Text fw={600} id="speech-draft-title">
+                Draft from speech
+              </Text>
+              <Text size="sm" c="dimmed">
+                {cueCount(draft.data.cues)} heard by the speech engine: download to correct and upload, or
+                publish as it is.
+              </Text>
+            </div>
+            <Button
+              component="a"
+              href={speechDraftFileUrl(video._id)}
+              download
+              size="xs"
+              variant="default"
+              leftSection={<IconDownload size={14} aria-hidden="true" />}
+            >
+              Download (.vtt)
+            </Button>
+          </Group>
+          <Group grow align="flex-start">
+            <TextInput label="Draft language (BCP 47)" placeholder="en" {...form.getInputProps('language')} />
+            <TextInput label="Draft label" placeholder="Optional" {...form.getInputProps('label')} />
+          </Group>
+          {replaces ? (
+            <Text size="sm" c="orange.9">
+              Publishing replaces the {replaces.label} captions ({replaces.language}).
+            </Text>
+          ) : null}
+          <ServerReason reason={publish.isError ? publish.reason : null} />
+          <Group justify="flex-end">
+            <Button
+              type="submit"
+              size="xs"
+              loading={publish.isPending}
+              leftSection={<IconSend size={14} aria-hidden="true" />}
+            >
+              Publish as captions
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}
+
 /** Upload form: a file in a language already listed replaces it. */
 function CaptionUpload({ video }: { video: AdminVideo }) {
   const form = useForm<CaptionFormValues>({
@@ -122,6 +213,7 @@ function CaptionUpload({ video }: { video: AdminVideo }) {
       )}
     >
       <Stack gap="sm">
+        <Text fw={600}>Upload a caption file</Text>
         <Group grow align="flex-start">
           <TextInput label="Language (BCP 47)" placeholder="en" {...form.getInputProps('language')} />
           <TextInput label="Label" placeholder="English" {...form.getInputProps('label')} />
@@ -148,13 +240,17 @@ function CaptionUpload({ video }: { video: AdminVideo }) {
   );
 }
 
-/** Captions of one video: the languages attached, delete, and an upload (replace by language). */
+/**
+ * Captions of one video: the languages attached, delete, the draft from speech (when there is one),
+ * and an upload (replace by language).
+ */
 export function CaptionsModal({ video, onClose }: { video: AdminVideo | null; onClose(): void }) {
   return (
     <EditModal title={video ? `Captions: ${video.title}` : 'Captions'} item={video} onClose={onClose}>
       {(item) => (
         <Stack>
           <CaptionTracks video={item} />
+          <SpeechDraftPanel video={item} />
           <CaptionUpload video={item} />
         </Stack>
       )}
