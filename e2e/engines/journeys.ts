@@ -337,9 +337,23 @@ async function studentSignIn(d: EngineDriver, w: JourneyWorld): Promise<void> {
  * question asked there, answered by staff, read by the asker with its unread count.
  */
 export const learningJourney: Journey = {
-  name: 'learning: a note with N, a question at the moment, the answer read',
+  name: 'learning: search to the second, a note with N, a question at the moment, the answer read',
   async run(d, w) {
     await studentSignIn(d, w);
+
+    // Issue 29: the dashboard's search finds the caption's word; the hit opens the lecture at its second.
+    await fillIn(d, 'field', /^Search all my lectures$/, 'engine');
+    const hit = '[aria-label="Search results"] a';
+    await until('a search hit', () => d.evaluate((sel: string) => !!document.querySelector(sel), hit));
+    await shots(d, 'search-results');
+    await d.click(hit);
+    await atUrl(d, new RegExp(`/course/${w.course.id}\\?video=${w.lecture.id}&t=0$`));
+    await until('the hit opens the player near its second', async () => {
+      const t = await currentTime(d);
+      return Number.isFinite(t) && t < 3;
+    });
+
+    await d.goto(`${w.url}/dashboard`);
     await playLecture(d, w);
     await d.evaluate(() => {
       const video = document.querySelector('video')!;
@@ -370,7 +384,10 @@ export const learningJourney: Journey = {
     await seeText(d, new RegExp(title.replace(/[()?]/g, '\\$&')));
     await shots(d, 'learning-question');
 
-    // Staff answer from the queue (the API the queue screen uses).
+    // The asker leaves (an open question would show the answer as it comes, read at once), then
+    // staff answer from the queue (the API the queue screen uses).
+    await d.goto(`${w.url}/dashboard`);
+
     const queue = await w.admin.get('/api/admin/questions');
     const asked = (queue.body.questions as { _id: string; title: string }[]).find((q) => q.title === title);
     if (!asked) throw new Error(`the question is not in the staff queue: ${JSON.stringify(queue.body)}`);
