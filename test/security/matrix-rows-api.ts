@@ -195,7 +195,16 @@ export const studentApiRows: Row[] = [
           await seedSearch(w);
           return get(`/api/videos/${w.a1.id}/screen-text?t=1`);
         },
-        expect: { anonymous: 401, student: 200, firstLogin: 403, otherCourse: 403, revoked: 403, admin: 200 },
+        expect: {
+          anonymous: 401,
+          student: 200,
+          firstLogin: 403,
+          otherCourse: 403,
+          revoked: 403,
+          admin: 200,
+          instructorOfThisCourse: 200,
+          instructorOfAnotherCourse: 403,
+        },
         check: (reply) => {
           if (reply.status === 200) expect(reply.json.text).toBe('const matrixwombat = 1;');
         },
@@ -211,7 +220,16 @@ export const studentApiRows: Row[] = [
           await seedSearch(w);
           return get(`/api/videos/${w.a1.id}/frame?t=0`);
         },
-        expect: { anonymous: 401, student: 200, firstLogin: 403, otherCourse: 403, revoked: 403, admin: 200 },
+        expect: {
+          anonymous: 401,
+          student: 200,
+          firstLogin: 403,
+          otherCourse: 403,
+          revoked: 403,
+          admin: 200,
+          instructorOfThisCourse: 200,
+          instructorOfAnotherCourse: 403,
+        },
         check: (reply) => {
           if (reply.status !== 200) return;
           expect(reply.headers.get('content-type')).toBe('image/jpeg');
@@ -241,7 +259,18 @@ export const adminApiRows: Row[] = [
       {
         request: () => get('/api/admin/auth/admincheck'),
         expect: everyone(200),
-        check: (reply, role) => expect(reply.json.valid).toBe(role === 'admin'),
+        check: (reply, role, w) => {
+          expect(reply.json.valid).toBe(role === 'admin' || role.startsWith('instructor'));
+          if (role === 'admin') expect(reply.json.role).toBe('admin');
+          if (role === 'instructorOfThisCourse')
+            expect(reply.json).toEqual({
+              valid: true,
+              role: 'instructor',
+              courseIds: expect.arrayContaining([w.courseA, w.courseC]),
+            });
+          if (role === 'instructorOfAnotherCourse')
+            expect(reply.json).toEqual({ valid: true, role: 'instructor', courseIds: [w.courseB] });
+        },
       },
     ],
   },
@@ -305,7 +334,23 @@ export const adminApiRows: Row[] = [
     '/students',
   ].map((path): Row => ({
     route: `GET /api/admin${path}`,
-    cases: [{ request: () => get(`/api/admin${path}`), expect: adminOnly() }],
+    cases: [
+      {
+        request: () => get(`/api/admin${path}`),
+        // Lists: an instructor sees the rows of their own courses only.
+        expect: { ...adminOnly(), instructorOfAnotherCourse: 200 },
+        check: (reply, role, w) => {
+          if (role === 'instructorOfAnotherCourse') {
+            for (const id of [w.courseA, w.courseC, w.a1.id, w.people.student.id])
+              expect(reply.text).not.toContain(id);
+          }
+          if (role === 'instructorOfThisCourse') {
+            for (const id of [w.courseB, w.b1.id, w.people.otherCourse.id])
+              expect(reply.text).not.toContain(id);
+          }
+        },
+      },
+    ],
   })),
   {
     route: 'GET /api/admin/course/accesslist',
@@ -390,11 +435,17 @@ export const adminApiRows: Row[] = [
           await seedSearch(w);
           return get('/api/admin/search?q=matrixwombat');
         },
-        expect: adminOnly(),
-        check: (reply, _role, w) => {
+        // An instructor finds the videos of their courses only.
+        expect: { ...adminOnly(), instructorOfAnotherCourse: 200 },
+        check: (reply, role, w) => {
           if (reply.status !== 200) return;
           const ids = (reply.json.hits as { videoId: string }[]).map((h) => h.videoId);
-          expect(ids.sort()).toEqual([w.a1.id, w.b1.id].sort());
+          const found = {
+            admin: [w.a1.id, w.b1.id],
+            instructorOfThisCourse: [w.a1.id],
+            instructorOfAnotherCourse: [w.b1.id],
+          }[role as string];
+          expect(ids.sort()).toEqual(found?.sort());
         },
       },
     ],
@@ -414,7 +465,8 @@ export const adminApiRows: Row[] = [
       {
         // Queues the video's search.index job over (only the admin's call reaches it).
         request: (w) => post(`/api/admin/videos/${w.a1.id}/index`),
-        expect: adminOnly(202),
+        // The instructor of A1's course reaches it too, while the admin's job is still queued (409).
+        expect: { ...adminOnly(202), instructorOfThisCourse: 409 },
         check: (reply, role) => {
           if (role === 'admin') expect(reply.json.message).toBe('Indexing queued.');
         },
