@@ -63,7 +63,8 @@ export const studentApiRows: Row[] = [
         expect: everyone(200),
         check: (reply, role) => {
           expect(reply.json.valid).toBe(role !== 'anonymous');
-          if (role !== 'anonymous') expect(reply.json.role).toBe(role === 'admin' ? 'admin' : 'student');
+          const as = role === 'admin' ? 'admin' : role.startsWith('instructor') ? 'instructor' : 'student';
+          if (role !== 'anonymous') expect(reply.json.role).toBe(as);
           if (role === 'firstLogin') expect(reply.json.firstlogin).toBe(true);
         },
       },
@@ -103,8 +104,17 @@ export const studentApiRows: Row[] = [
     cases: [
       {
         request: () => post('/api/password/reset', { otp: '000000', newpassword: 'Matrix@99999' }),
-        // Without a session and a username there is no one to reset (401); a wrong code is 400.
-        expect: { anonymous: 401, student: 400, firstLogin: 400, otherCourse: 400, revoked: 400, admin: 403 },
+        // Without a session and a username there is no one to reset (401); a wrong code is 400; staff sessions 403.
+        expect: {
+          anonymous: 401,
+          student: 400,
+          firstLogin: 400,
+          otherCourse: 400,
+          revoked: 400,
+          admin: 403,
+          instructorOfThisCourse: 403,
+          instructorOfAnotherCourse: 403,
+        },
       },
     ],
   },
@@ -352,6 +362,34 @@ export const adminApiRows: Row[] = [
       },
     ],
   })),
+  {
+    route: 'GET /api/admin/instructors',
+    cases: [
+      {
+        request: () => get('/api/admin/instructors'),
+        expect: adminOnly(),
+        check: (reply, role, w) => {
+          if (role !== 'admin') return;
+          const listed = reply.json.instructors as { _id: string; courses: { _id: string }[] }[];
+          const other = listed.find((i) => i._id === w.instructors.instructorOfAnotherCourse.id);
+          expect(other?.courses.map((c) => c._id)).toEqual([w.courseB]);
+        },
+      },
+    ],
+  },
+  {
+    route: 'POST /api/admin/instructors/:userId/courses',
+    cases: [
+      {
+        // The same courses again: only the admin may, and nothing changes for the rows after.
+        request: (w) =>
+          post(`/api/admin/instructors/${w.instructors.instructorOfAnotherCourse.id}/courses`, {
+            courseIds: [w.courseB],
+          }),
+        expect: adminOnly(),
+      },
+    ],
+  },
   {
     route: 'GET /api/admin/course/accesslist',
     cases: [

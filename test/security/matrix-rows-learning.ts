@@ -19,6 +19,8 @@ const refused = (answers: Partial<Record<Role, number>>) => ({
   otherCourse: 403,
   revoked: 403,
   admin: 403,
+  instructorOfThisCourse: 403,
+  instructorOfAnotherCourse: 403,
   ...answers,
 });
 
