@@ -133,7 +133,7 @@ export const learningRows: Row[] = [
         request: (world) => ({ method: 'GET', path: `/api/videos/${world.a1.id}/questions` }),
         // Instructors read the questions of their courses' lectures, no other.
         expect: refused({ student: 200, admin: 200, instructorOfThisCourse: 200 }),
-        check: (reply, role) => {
+        check: (reply) => {
           noNotes(reply);
           if (reply.status === 200) expect(reply.text).toContain('Matrix question');
         },
