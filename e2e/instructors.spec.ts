@@ -24,10 +24,10 @@ test('an admin creates an instructor for one course; the instructor signs in wit
 }) => {
   await adminSignIn(page, lectern);
   await openScreen(page, lectern, '/admininstructors', 'Instructors');
-  await page.getByRole('textbox', { name: 'Username' }).fill('meera');
+  await page.getByRole('textbox', { name: 'Username', exact: true }).fill('meera');
   await page.getByRole('textbox', { name: 'E-mail' }).fill('meera@school.example');
-  await page.getByRole('textbox', { name: 'Name' }).fill('Meera Iyer');
-  await page.getByLabel('Password (empty: one is generated)').fill('Tutor@E2e123');
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Meera Iyer');
+  await page.getByLabel('Password (empty: one is generated)', { exact: true }).fill('Tutor@E2e123');
   await page.getByRole('checkbox', { name: /React in Depth/ }).check();
   await page.getByRole('button', { name: 'Create instructor' }).click();
   await expect(toastWith(page, 'Instructor created.')).toBeVisible();
