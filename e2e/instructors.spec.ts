@@ -55,6 +55,12 @@ test('an admin creates an instructor for one course; the instructor signs in wit
   await expect(tutor.getByText('React in Depth').first()).toBeVisible();
   await expect(tutor.getByText('Databases')).toHaveCount(0);
   await adminShots(tutor, 'instructor-dashboard');
+  // Their course's page: its videos and students, no access editing (the admins').
+  await tutor.getByRole('link', { name: 'React in Depth' }).first().click();
+  await expect(tutor.getByRole('heading', { name: 'React in Depth', level: 1 })).toBeVisible();
+  await expect(tutor.getByText('No students enrolled yet.')).toBeVisible();
+  await expect(tutor.getByRole('link', { name: 'Edit Course Access' })).toHaveCount(0);
+  await expect(tutor.getByRole('link', { name: 'Upload Video' })).toBeVisible();
   expect(courses).toHaveLength(2);
   await context.close();
 });
