@@ -10,7 +10,7 @@ import { checkWatch } from '../src/server/videos/access';
  */
 export async function legacySaveProgress(
   db: Db,
-  user: { id: string; role: 'admin' | 'student' },
+  user: { id: string; role: 'admin' | 'student' | 'instructor' },
   body: { videoId: string; position: number; watched: number },
   now: Date,
   timeZone: string,

@@ -496,6 +496,15 @@ function plan(ids: Ids): Record<RouteKey, Probe> {
     'POST /api/admin/students/:studentId/password': {
       skip: "its only input is the path; on the scan student it would end the student's sessions",
     },
+    'GET /api/admin/instructors': { path: '/api/admin/instructors' },
+    'POST /api/admin/instructors': {
+      skip: 'would add an account the scan does not clean up; the hostile tier sends it',
+    },
+    'POST /api/admin/instructors/:userId/courses': {
+      path: `/api/admin/instructors/${studentId}/courses`,
+      body: { courseIds: [courseId] },
+    },
+    'DELETE /api/admin/instructors/:userId': { skip: DELETE_SKIP },
     'GET /api/admin/students/:studentId/history': { path: `/api/admin/students/${studentId}/history` },
     'GET /api/admin/analytics/videos/:videoId': {
       path: `/api/admin/analytics/videos/${videoId}`,

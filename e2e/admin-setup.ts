@@ -55,22 +55,27 @@ export async function writeTempFile(name: string, text: string): Promise<string>
  * Signs in through the admin login screen and lands on the dashboard, taking the second step as a
  * person would: the first time, sets up two-step sign-in (reads the secret shown as text, types the
  * code an authenticator app would show, saves the recovery codes); afterwards types the code.
- * `shots`: screenshots of the second-step screens (1280 and 390 px); `password`: one the admin changed to.
+ * `shots`: screenshots of the second-step screens (1280 and 390 px); `password`: one the admin changed to;
+ * `username`: another staff account (an instructor signs in the same way).
  */
 export async function adminSignIn(
   page: Page,
   lectern: Lectern,
-  { shots = false, password = lectern.adminPassword }: { shots?: boolean; password?: string } = {},
+  {
+    shots = false,
+    password = lectern.adminPassword,
+    username = 'admin',
+  }: { shots?: boolean; password?: string; username?: string } = {},
 ): Promise<void> {
   await page.goto(`${lectern.url}/adminlogin`);
-  await page.getByLabel('Username or e-mail').fill('admin');
+  await page.getByLabel('Username or e-mail').fill(username);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Login' }).click();
   const enrol = page.getByRole('heading', { name: 'Set up two-step sign-in', exact: true });
   const codeStep = page.getByRole('heading', { name: 'Two-step sign-in', exact: true });
   await expect(enrol.or(codeStep)).toBeVisible();
   // The same holder as the API clients' (test/support/admin-factor.ts): one phone per admin and server.
-  const held = heldFactor(lectern.url, 'admin');
+  const held = heldFactor(lectern.url, username);
   if (await enrol.isVisible()) {
     const secret = (await page.getByTestId('mfa-secret').innerText()).replace(/\s+/g, '');
     if (shots) await adminShots(page, 'admin-mfa-enrol');
@@ -81,7 +86,7 @@ export async function adminSignIn(
     await expect(codes).toBeVisible();
     const recoveryCodes = (await codes.innerText()).split(/\s+/).filter(Boolean);
     expect(recoveryCodes).toHaveLength(10);
-    holdFactor(lectern.url, 'admin', { secret, recoveryCodes, lastStep: step });
+    holdFactor(lectern.url, username, { secret, recoveryCodes, lastStep: step });
     if (shots) await adminShots(page, 'admin-mfa-recovery-codes');
     await page.getByLabel('I have saved them').check();
     await page.getByRole('button', { name: 'Continue' }).click();

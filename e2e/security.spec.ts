@@ -283,6 +283,6 @@ test.describe('browser-side security', () => {
     });
     expect(control).toEqual({ status: 200, body: { offset: 11 } });
     const check = await page.evaluate(() => fetch('/api/admin/auth/admincheck').then((r) => r.json()));
-    expect(check).toEqual({ valid: true });
+    expect(check).toEqual({ valid: true, role: 'admin' });
   });
 });

@@ -29,12 +29,20 @@ export type MessageResponse = z.infer<typeof MessageResponse>;
 
 export const AuthCheckResponse = z.strictObject({
   valid: z.boolean(),
-  role: z.enum(['admin', 'student']).optional(),
+  role: z.enum(['admin', 'student', 'instructor']).optional(),
   firstlogin: z.boolean().optional(),
 });
 export type AuthCheckResponse = z.infer<typeof AuthCheckResponse>;
 
-export const AdminCheckResponse = z.strictObject({ valid: z.boolean() });
+/**
+ * Whether a staff member is signed in; with them, their role and, for an instructor, the ids of the
+ * courses they teach (the back office shows them only what they may use).
+ */
+export const AdminCheckResponse = z.strictObject({
+  valid: z.boolean(),
+  role: z.enum(['admin', 'instructor']).optional(),
+  courseIds: z.array(z.string()).optional(),
+});
 export type AdminCheckResponse = z.infer<typeof AdminCheckResponse>;
 
 /** An ISO timestamp as the API writes it (`Date.toISOString()`). */

@@ -51,7 +51,7 @@ export const TraceResponse = z.strictObject({
     name: z.string(),
     rollno: z.string().nullable(),
     username: z.string(),
-    role: z.enum(['admin', 'student']),
+    role: z.enum(['admin', 'student', 'instructor']),
   }),
   /** The same person's other playback sessions within a day either side, newest first. */
   nearby: z.array(TracedSession),

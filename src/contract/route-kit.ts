@@ -6,8 +6,8 @@ import type { z } from 'zod';
  * - public: anyone (the handler may still read an optional session);
  * - student: a student with a full session; student-reset: any student session, the first-login one
  *   limited to the password reset included;
- * - admin: an admin with a full session;
- * - admin-signin: any admin session, the one between the password and the second factor included
+ * - admin: an admin with a full session (an instructor too where the route's `instructor` right allows);
+ * - admin-signin: any admin (or instructor) session, the one between the password and the second factor included
  *   (the handler decides what each scope may do: the second step, setting up a factor);
  * - viewer: any full session (students are then authorized per video by the handler);
  * - token: a playback token in the URL, checked by the handler (no session lookup on the hot path).
@@ -15,8 +15,22 @@ import type { z } from 'zod';
 export type AuthLevel =
   'public' | 'student' | 'student-reset' | 'admin' | 'admin-signin' | 'viewer' | 'token';
 
-interface RouteBase {
-  auth: AuthLevel;
+/**
+ * What an instructor (staff scoped to the courses an admin assigned) may do on an admin route:
+ * - none: nothing (403, admins only): other courses, access grants, students' accounts, admins,
+ *   backups, tracing, settings;
+ * - own: their own account (sign-in steps, second factor, passkeys, sessions, password);
+ * - courses: what the route does, scoped by the handler to their courses: lists show their courses'
+ *   rows only, and a course, video, caption or question of another course answers 403.
+ */
+export type InstructorRight = 'none' | 'own' | 'courses';
+
+/** Staff routes must say what an instructor may do there; no other route names it. */
+type RouteAccess =
+  | { auth: 'admin' | 'admin-signin'; instructor: InstructorRight }
+  | { auth: Exclude<AuthLevel, 'admin' | 'admin-signin'>; instructor?: never };
+
+type RouteBase = RouteAccess & {
   /** Why anyone may call it: required for public and token routes. */
   why?: string;
   /** A sensitive admin route: the second factor must have been proven within the last 10 minutes (403 otherwise). */
@@ -30,23 +44,23 @@ interface RouteBase {
   headers?: z.ZodType;
   /** Multipart fields, read by the handler itself as the parts stream in. */
   multipart?: z.ZodType;
-}
+};
 
 /** A route that answers JSON of `response` (checked against it in tests). */
-export interface JsonRoute extends RouteBase {
+export type JsonRoute = RouteBase & {
   response: z.ZodType;
   /** The success status, when not 200. */
   status?: number;
   /** Content types the route may answer instead when the client asks for a download (`?format=csv`). */
   download?: readonly string[];
-}
+};
 
 /** A route that answers bytes (playlists, segments, keys, images) of one of these content types. */
-export interface FileRoute extends RouteBase {
+export type FileRoute = RouteBase & {
   file: readonly string[];
   /** Served first by the raw segment fast path (media/delivery/fast-path.ts), this route being its fallback. */
   fastPath?: true;
-}
+};
 
 export type RouteSpec = JsonRoute | FileRoute;
 

@@ -120,6 +120,14 @@ import {
 } from './trace-runs';
 import type { RouteSpec, RouteTemplate } from './route-kit';
 import {
+  AssignCoursesBody,
+  InstructorCreatedResponse,
+  InstructorIdParam,
+  InstructorListResponse,
+  InstructorSavedResponse,
+  NewInstructor,
+} from './instructors';
+import {
   AdminSearchQuery,
   FrameQuery,
   ScreenTextQuery,
@@ -211,24 +219,33 @@ export const routes = {
   // The admin's second factor (mfa/): the step after the password, setting it up, proving it again.
   'POST /api/admin/login/totp': {
     auth: 'admin-signin',
+    instructor: 'own',
     body: FactorCodeBody,
     response: MessageResponse,
   },
-  'POST /api/admin/mfa/enrolment': { auth: 'admin-signin', response: EnrolmentResponse },
+  'POST /api/admin/mfa/enrolment': { auth: 'admin-signin', instructor: 'own', response: EnrolmentResponse },
   'POST /api/admin/mfa/enrol': {
     auth: 'admin-signin',
+    instructor: 'own',
     body: FactorCodeBody,
     response: RecoveryCodesResponse,
   },
-  'GET /api/admin/mfa': { auth: 'admin', response: MfaStatusResponse },
-  'POST /api/admin/mfa/verify': { auth: 'admin', body: FactorCodeBody, response: MessageResponse },
+  'GET /api/admin/mfa': { auth: 'admin', instructor: 'own', response: MfaStatusResponse },
+  'POST /api/admin/mfa/verify': {
+    auth: 'admin',
+    instructor: 'own',
+    body: FactorCodeBody,
+    response: MessageResponse,
+  },
   'POST /api/admin/mfa/recovery-codes': {
     auth: 'admin',
+    instructor: 'own',
     freshFactor: true,
     response: RecoveryCodesResponse,
   },
   'POST /api/admin/password': {
     auth: 'admin',
+    instructor: 'own',
     freshFactor: true,
     body: ChangePasswordBody,
     response: MessageResponse,
@@ -237,33 +254,41 @@ export const routes = {
   // use, minutes long). At the second step (`mfa` session) a passkey signs in like a code; from a
   // full session it proves the factor again. Adding one: the `enrol` step (instead of the app) or a
   // signed-in admin with a fresh factor.
-  'POST /api/admin/login/passkey/options': { auth: 'admin-signin', response: PasskeyOptionsResponse },
+  'POST /api/admin/login/passkey/options': {
+    auth: 'admin-signin',
+    instructor: 'own',
+    response: PasskeyOptionsResponse,
+  },
   'POST /api/admin/login/passkey': {
     auth: 'admin-signin',
+    instructor: 'own',
     body: PasskeyAssertionBody,
     response: MessageResponse,
   },
   'POST /api/admin/passkeys/registration': {
     auth: 'admin-signin',
+    instructor: 'own',
     freshFactor: true,
     response: PasskeyOptionsResponse,
   },
   'POST /api/admin/passkeys': {
     auth: 'admin-signin',
+    instructor: 'own',
     freshFactor: true,
     body: PasskeyRegistrationBody,
     response: PasskeyAddedResponse,
     status: 201,
   },
-  'GET /api/admin/passkeys': { auth: 'admin', response: PasskeyListResponse },
+  'GET /api/admin/passkeys': { auth: 'admin', instructor: 'own', response: PasskeyListResponse },
   'DELETE /api/admin/passkeys/:passkeyId': {
     auth: 'admin',
+    instructor: 'own',
     freshFactor: true,
     params: PasskeyIdParam,
     response: MessageResponse,
   },
-  'GET /api/admin/sessions': { auth: 'admin', response: AdminSessionsResponse },
-  'POST /api/admin/sessions/end-others': { auth: 'admin', response: MessageResponse },
+  'GET /api/admin/sessions': { auth: 'admin', instructor: 'own', response: AdminSessionsResponse },
+  'POST /api/admin/sessions/end-others': { auth: 'admin', instructor: 'own', response: MessageResponse },
   'GET /api/admin/auth/admincheck': {
     auth: 'public',
     why: 'answers valid:false to anyone but a signed-in admin',
@@ -274,63 +299,161 @@ export const routes = {
     why: 'signing out without a session is harmless',
     response: MessageResponse,
   },
-  'GET /api/admin/course/dashboard': { auth: 'admin', response: courses },
-  'GET /api/admin/course/list': { auth: 'admin', response: courseList },
-  'GET /api/admin/video/courses': { auth: 'admin', response: courses },
-  'POST /api/admin/course/create': { auth: 'admin', body: CourseCreateBody, response: withCourse },
-  'POST /api/admin/course/update': { auth: 'admin', body: CourseUpdateBody, response: withCourse },
-  'GET /api/admin/course/accesslist': { auth: 'admin', query: AccessListQuery, response: accessList },
-  'POST /api/admin/course/grantaccess': { auth: 'admin', body: GrantCourseAccessBody, response: withAccess },
+  'GET /api/admin/course/dashboard': { auth: 'admin', instructor: 'courses', response: courses },
+  'GET /api/admin/course/list': { auth: 'admin', instructor: 'courses', response: courseList },
+  'GET /api/admin/video/courses': { auth: 'admin', instructor: 'courses', response: courses },
+  'POST /api/admin/course/create': {
+    auth: 'admin',
+    instructor: 'none',
+    body: CourseCreateBody,
+    response: withCourse,
+  },
+  'POST /api/admin/course/update': {
+    auth: 'admin',
+    instructor: 'none',
+    body: CourseUpdateBody,
+    response: withCourse,
+  },
+  'GET /api/admin/course/accesslist': {
+    auth: 'admin',
+    instructor: 'none',
+    query: AccessListQuery,
+    response: accessList,
+  },
+  'POST /api/admin/course/grantaccess': {
+    auth: 'admin',
+    instructor: 'none',
+    body: GrantCourseAccessBody,
+    response: withAccess,
+  },
   'POST /api/admin/course/revokeaccess': {
     auth: 'admin',
+    instructor: 'none',
     body: RevokeCourseAccessBody,
     response: withAccess,
   },
-  'POST /api/admin/students/dropdown': { auth: 'admin', body: StudentsDropdownBody, response: dropdown },
-  'GET /api/admin/video/editlist': { auth: 'admin', response: VideosResponse },
-  'GET /api/admin/getvideolist': { auth: 'admin', response: VideosResponse },
-  'POST /api/admin/students/access': { auth: 'admin', body: StudentsAccessBody, response: VideoAccessSplit },
-  'POST /api/admin/video/upload': { auth: 'admin', body: VideoUploadBody, response: withVideo },
-  'POST /api/admin/video/grant': { auth: 'admin', body: VideoAccessBody, response: granted },
-  'POST /api/admin/video/revoke': { auth: 'admin', body: VideoAccessBody, response: revoked },
-  'POST /api/admin/delete/video': { auth: 'admin', body: DeleteVideoBody, response: MessageResponse },
-  'POST /api/admin/video/update': { auth: 'admin', body: VideoUpdateBody, response: withVideo },
+  'POST /api/admin/students/dropdown': {
+    auth: 'admin',
+    instructor: 'none',
+    body: StudentsDropdownBody,
+    response: dropdown,
+  },
+  'GET /api/admin/video/editlist': { auth: 'admin', instructor: 'courses', response: VideosResponse },
+  'GET /api/admin/getvideolist': { auth: 'admin', instructor: 'courses', response: VideosResponse },
+  'POST /api/admin/students/access': {
+    auth: 'admin',
+    instructor: 'none',
+    body: StudentsAccessBody,
+    response: VideoAccessSplit,
+  },
+  'POST /api/admin/video/upload': {
+    auth: 'admin',
+    instructor: 'courses',
+    body: VideoUploadBody,
+    response: withVideo,
+  },
+  'POST /api/admin/video/grant': {
+    auth: 'admin',
+    instructor: 'none',
+    body: VideoAccessBody,
+    response: granted,
+  },
+  'POST /api/admin/video/revoke': {
+    auth: 'admin',
+    instructor: 'none',
+    body: VideoAccessBody,
+    response: revoked,
+  },
+  'POST /api/admin/delete/video': {
+    auth: 'admin',
+    instructor: 'courses',
+    body: DeleteVideoBody,
+    response: MessageResponse,
+  },
+  'POST /api/admin/video/update': {
+    auth: 'admin',
+    instructor: 'courses',
+    body: VideoUpdateBody,
+    response: withVideo,
+  },
 
   // Student management (beyond the spec).
-  'GET /api/admin/students': { auth: 'admin', query: StudentListQuery, response: StudentListResponse },
+  'GET /api/admin/students': {
+    auth: 'admin',
+    instructor: 'courses',
+    query: StudentListQuery,
+    response: StudentListResponse,
+  },
   'POST /api/admin/students': {
     auth: 'admin',
+    instructor: 'none',
     body: AddStudentBody,
     response: AddStudentResponse,
     status: 201,
   },
   'POST /api/admin/students/import/preview': {
     auth: 'admin',
+    instructor: 'none',
     body: StudentImportBody,
     response: ImportPreviewResponse,
   },
   'POST /api/admin/students/import': {
     auth: 'admin',
+    instructor: 'none',
     body: StudentImportBody,
     response: ImportResult,
     status: 201,
   },
-  'POST /api/admin/students/enrol': { auth: 'admin', body: EnrolStudentsBody, response: EnrolResult },
+  'POST /api/admin/students/enrol': {
+    auth: 'admin',
+    instructor: 'none',
+    body: EnrolStudentsBody,
+    response: EnrolResult,
+  },
   'POST /api/admin/students/:studentId/password': {
     auth: 'admin',
+    instructor: 'none',
     freshFactor: true,
     params: studentParam,
     response: MessageResponse,
   },
   'GET /api/admin/students/:studentId/history': {
     auth: 'admin',
+    instructor: 'none',
     params: studentParam,
     response: AccessHistoryResponse,
+  },
+
+  // Instructors (docs/SECURITY.md "Instructors"): staff scoped to the courses an admin assigns.
+  'GET /api/admin/instructors': { auth: 'admin', instructor: 'none', response: InstructorListResponse },
+  'POST /api/admin/instructors': {
+    auth: 'admin',
+    instructor: 'none',
+    freshFactor: true,
+    body: NewInstructor,
+    response: InstructorCreatedResponse,
+    status: 201,
+  },
+  'POST /api/admin/instructors/:userId/courses': {
+    auth: 'admin',
+    instructor: 'none',
+    freshFactor: true,
+    params: InstructorIdParam,
+    body: AssignCoursesBody,
+    response: InstructorSavedResponse,
+  },
+  'DELETE /api/admin/instructors/:userId': {
+    auth: 'admin',
+    instructor: 'none',
+    freshFactor: true,
+    params: InstructorIdParam,
+    response: MessageResponse,
   },
 
   // Learning analytics (docs/ANALYTICS.md); ?format=csv downloads the same answer.
   'GET /api/admin/analytics/videos/:videoId': {
     auth: 'admin',
+    instructor: 'courses',
     params: z.object({ videoId: z.string() }),
     query: AnalyticsFormatQuery,
     response: VideoAnalyticsResponse,
@@ -338,6 +461,7 @@ export const routes = {
   },
   'GET /api/admin/analytics/courses/:courseId': {
     auth: 'admin',
+    instructor: 'courses',
     params: z.object({ courseId: z.string() }),
     query: CourseGridQuery,
     response: CourseAnalyticsResponse,
@@ -345,6 +469,7 @@ export const routes = {
   },
   'GET /api/admin/analytics/students/:studentId': {
     auth: 'admin',
+    instructor: 'none',
     params: studentParam,
     query: AnalyticsFormatQuery,
     response: StudentAnalyticsResponse,
@@ -355,17 +480,20 @@ export const routes = {
   // the same access as the video.
   'GET /api/admin/videos/:videoId/captions': {
     auth: 'admin',
+    instructor: 'courses',
     params: VideoIdParam,
     response: CaptionListResponse,
   },
   'POST /api/admin/videos/:videoId/captions': {
     auth: 'admin',
+    instructor: 'courses',
     params: VideoIdParam,
     multipart: CaptionUploadFields,
     response: CaptionSavedResponse,
   },
   'DELETE /api/admin/videos/:videoId/captions/:language': {
     auth: 'admin',
+    instructor: 'courses',
     params: CaptionParams,
     response: MessageResponse,
   },
@@ -444,6 +572,7 @@ export const routes = {
   },
   'POST /api/questions/:questionId/answers': {
     auth: 'admin',
+    instructor: 'courses',
     params: QuestionIdParam,
     body: AnswerBody,
     response: QuestionSavedResponse,
@@ -460,15 +589,22 @@ export const routes = {
     body: AcceptBody,
     response: QuestionSavedResponse,
   },
-  'GET /api/admin/questions': { auth: 'admin', query: QueueQuery, response: QueueResponse },
+  'GET /api/admin/questions': {
+    auth: 'admin',
+    instructor: 'courses',
+    query: QueueQuery,
+    response: QueueResponse,
+  },
   'POST /api/admin/questions/:questionId/status': {
     auth: 'admin',
+    instructor: 'courses',
     params: QuestionIdParam,
     body: QuestionStatusBody,
     response: QuestionSavedResponse,
   },
   'GET /api/admin/videos/:videoId/learning': {
     auth: 'admin',
+    instructor: 'courses',
     params: VideoIdParam,
     response: VideoLearningCounts,
   },
@@ -488,15 +624,22 @@ export const routes = {
     query: FrameQuery,
     file: ['image/jpeg'],
   },
-  'GET /api/admin/search': { auth: 'admin', query: AdminSearchQuery, response: SearchResponse },
+  'GET /api/admin/search': {
+    auth: 'admin',
+    instructor: 'courses',
+    query: AdminSearchQuery,
+    response: SearchResponse,
+  },
   'GET /api/admin/videos/:videoId/index': {
     auth: 'admin',
+    instructor: 'courses',
     params: VideoIdParam,
     response: VideoIndexResponse,
   },
   // Starts the video's index over (a search.index job with force); 409 while one is queued or running.
   'POST /api/admin/videos/:videoId/index': {
     auth: 'admin',
+    instructor: 'courses',
     params: VideoIdParam,
     response: MessageResponse,
     status: 202,
@@ -506,6 +649,7 @@ export const routes = {
   'POST /api/playback': { auth: 'viewer', body: PlaybackBody, response: PlaybackResponse },
   'GET /api/admin/trace/:code': {
     auth: 'admin',
+    instructor: 'none',
     freshFactor: true,
     params: TraceCodeParam,
     response: TraceResponse,
@@ -513,25 +657,46 @@ export const routes = {
   // A downloaded copy (docs/FORENSIC.md "Tracing from the screen"): the upload queues a job; its run is polled.
   'POST /api/admin/trace-runs': {
     auth: 'admin',
+    instructor: 'none',
     freshFactor: true,
     multipart: TraceUploadFields,
     response: TraceRunStarted,
     status: 202,
   },
-  'GET /api/admin/trace-runs': { auth: 'admin', response: TraceRunsResponse },
-  'GET /api/admin/trace-runs/:runId': { auth: 'admin', params: TraceRunParam, response: TraceRunResponse },
+  'GET /api/admin/trace-runs': { auth: 'admin', instructor: 'none', response: TraceRunsResponse },
+  'GET /api/admin/trace-runs/:runId': {
+    auth: 'admin',
+    instructor: 'none',
+    params: TraceRunParam,
+    response: TraceRunResponse,
+  },
 
   // Operations (docs/OPERATIONS.md): what players report of playback, and Prometheus's scrape.
-  'GET /api/admin/playback-health': { auth: 'admin', response: PlaybackHealthResponse },
+  'GET /api/admin/playback-health': { auth: 'admin', instructor: 'none', response: PlaybackHealthResponse },
   'GET /metrics': {
     auth: 'token',
     why: 'Prometheus text for a scraper holding METRICS_TOKEN as a bearer token (checked by the handler; refused otherwise)',
     file: ['text/plain'],
   },
   // Backups (README "Backups"): runs and schedule, "Back up now" (a job; joins one under way), progress.
-  'GET /api/admin/backups': { auth: 'admin', query: BackupOverviewQuery, response: BackupOverview },
-  'POST /api/admin/backups': { auth: 'admin', freshFactor: true, response: BackupStarted },
-  'GET /api/admin/backups/:runId': { auth: 'admin', params: BackupRunParam, response: BackupRunResponse },
+  'GET /api/admin/backups': {
+    auth: 'admin',
+    instructor: 'none',
+    query: BackupOverviewQuery,
+    response: BackupOverview,
+  },
+  'POST /api/admin/backups': {
+    auth: 'admin',
+    instructor: 'none',
+    freshFactor: true,
+    response: BackupStarted,
+  },
+  'GET /api/admin/backups/:runId': {
+    auth: 'admin',
+    instructor: 'none',
+    params: BackupRunParam,
+    response: BackupRunResponse,
+  },
 
   // Images.
   'GET /thumbnails/:file': {
@@ -544,11 +709,22 @@ export const routes = {
   // The streamer (ARCHITECTURE.md "Media pipeline").
   'POST /stream/upload-chunk': {
     auth: 'admin',
+    instructor: 'courses',
     multipart: UploadChunkFields,
     response: UploadOffsetResponse,
   },
-  'GET /stream/upload-status': { auth: 'admin', query: UploadStatusQuery, response: UploadOffsetResponse },
-  'POST /stream/upload': { auth: 'admin', headers: FinalizeUploadHeaders, response: FinalizeUploadResponse },
+  'GET /stream/upload-status': {
+    auth: 'admin',
+    instructor: 'courses',
+    query: UploadStatusQuery,
+    response: UploadOffsetResponse,
+  },
+  'POST /stream/upload': {
+    auth: 'admin',
+    instructor: 'courses',
+    headers: FinalizeUploadHeaders,
+    response: FinalizeUploadResponse,
+  },
   'GET /stream/videos/:id/master.m3u8': {
     auth: 'viewer',
     params: videoParam,
@@ -568,7 +744,12 @@ export const routes = {
     file: ['application/octet-stream'],
   },
   'GET /stream/videos/:id/poster.jpg': { auth: 'viewer', params: videoParam, file: ['image/jpeg'] },
-  'DELETE /stream/videos/:id': { auth: 'admin', params: videoParam, response: MessageResponse },
+  'DELETE /stream/videos/:id': {
+    auth: 'admin',
+    instructor: 'courses',
+    params: videoParam,
+    response: MessageResponse,
+  },
 
   // Probes for load balancers and monitors (docs/OPERATIONS.md): no session, no opening hours.
   'GET /healthz': {

@@ -1,6 +1,7 @@
 import cookie from '@fastify/cookie';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { adminAccountRoutes } from './accounts/admin-routes';
+import { instructorAdminRoutes } from './accounts/instructor-routes';
 import { analyticsRoutes } from './analytics/routes';
 import { backupAdminRoutes } from './backup/admin-routes';
 import { captionRoutes } from './captions/routes';
@@ -133,6 +134,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await adminApi.register(courseAdminRoutes, deps);
       await adminApi.register(videoAdminRoutes, deps);
       await adminApi.register(studentAdminRoutes, deps);
+      await adminApi.register(instructorAdminRoutes, deps);
       await adminApi.register(analyticsRoutes, deps);
       await adminApi.register(playbackHealthRoutes, deps);
       await adminApi.register(backupAdminRoutes, { ...deps, wakeJobs: options.wakeJobs });

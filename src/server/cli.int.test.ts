@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asc, like } from 'drizzle-orm';
 import { TestClient } from '../../test/support/http-client';
+import { openDatabase } from './db/client';
+import { auditEvents, courses } from './db/schema';
 import { runCli, startServerProcess } from '../../test/support/processes';
 import { TestSmtpServer } from '../../test/support/smtp';
 
@@ -40,6 +43,106 @@ describe('admin command line (embedded database)', CLI_PROCESS_TIMEOUT, () => {
     const again = await runCli(['create-admin', '--username', 'OPS', '--email', 'other@example.test'], env);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('A user with this username already exists.');
+  });
+
+  it('creates an instructor teaching a course, assigns and removes them, audited; the sign-in wants their second factor', async () => {
+    // A course to teach (no command creates one): written while no process holds the database.
+    const database = await openDatabase({ url: undefined, dataDir, migrate: true });
+    let courseId: string;
+    try {
+      const [course] = await database.db
+        .insert(courses)
+        .values({
+          batch: 1,
+          courseCode: 'CLI-101',
+          name: 'Command Lines',
+          description: 'A course.',
+          startDate: '2026-01-01',
+          endDate: '2026-12-31',
+        })
+        .returning({ id: courses.id });
+      courseId = course!.id;
+    } finally {
+      await database.close();
+    }
+
+    const created = await runCli(
+      [
+        'create-instructor',
+        '--username',
+        'tutor',
+        '--email',
+        'tutor@example.test',
+        '--password',
+        'Tutor@12345',
+        '--courses',
+        courseId,
+      ],
+      env,
+    );
+    expect(created.stderr).toBe('');
+    expect(created.code).toBe(0);
+    expect(created.stdout).toContain('Created instructor tutor <tutor@example.test> teaching 1 course.');
+    expect(created.stdout).not.toContain('Password (shown once)');
+
+    const unknownCourse = await runCli(
+      [
+        'create-instructor',
+        '--username',
+        'tutor2',
+        '--email',
+        'tutor2@example.test',
+        '--courses',
+        '00000000-0000-4000-8000-000000000000',
+      ],
+      env,
+    );
+    expect(unknownCourse.code).toBe(2);
+    expect(unknownCourse.stderr).toContain('One of the courses does not exist.');
+
+    const none = await runCli(['assign-instructor', '--username', 'tutor', '--courses', ''], env);
+    expect(none.stdout).toContain('tutor now teaches 0 courses.');
+    const again = await runCli(
+      ['assign-instructor', '--username', 'tutor', '--courses', `${courseId},${courseId}`],
+      env,
+    );
+    expect(again.stdout).toContain('tutor now teaches 1 course.');
+    const notInstructor = await runCli(['assign-instructor', '--username', 'nobody', '--courses', ''], env);
+    expect(notInstructor.stderr).toContain('No instructor is named nobody.');
+
+    // They sign in where admins do, and must set up the same second factor (ADMIN_MFA=required).
+    const server = await startServerProcess(env);
+    try {
+      const client = new TestClient(server.url);
+      const signIn = await client.post('/api/admin/login', { username: 'tutor', password: 'Tutor@12345' });
+      expect(signIn.status).toBe(200);
+      expect(signIn.body.next).toBe('enrol');
+      const student = await client.post('/api/signin', { username: 'tutor', password: 'Tutor@12345' });
+      expect(student.status).toBe(403);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+
+    const removed = await runCli(['remove-instructor', '--username', 'tutor'], env);
+    expect(removed.stdout).toContain('Removed instructor tutor');
+    const audit = await openDatabase({ url: undefined, dataDir, migrate: false });
+    try {
+      const rows = await audit.db
+        .select({ action: auditEvents.action, details: auditEvents.details })
+        .from(auditEvents)
+        .where(like(auditEvents.action, 'instructor.%'))
+        .orderBy(asc(auditEvents.at), asc(auditEvents.id));
+      expect(rows.map((r) => r.action)).toEqual([
+        'instructor.created',
+        'instructor.assigned',
+        'instructor.assigned',
+        'instructor.removed',
+      ]);
+      expect(rows[0]!.details).toMatchObject({ by: 'cli', courseIds: [courseId] });
+      expect(rows[3]!.details).toMatchObject({ by: 'cli', username: 'tutor' });
+    } finally {
+      await audit.close();
+    }
   });
 
   it('rejects a CSV with a bad row whole, naming the line, then imports a good one', async () => {
@@ -132,6 +235,9 @@ describe('npm run cli on a checkout that was never built', CLI_PROCESS_TIMEOUT, 
     const commands = stdout.split('\n').filter((line) => /^ {2}[a-z:-]+ {2,}\S/.test(line));
     expect(commands.map((line) => line.trim().split(/\s+/)[0])).toEqual([
       'create-admin',
+      'create-instructor',
+      'assign-instructor',
+      'remove-instructor',
       'create-student',
       'import-students',
       'unlock',

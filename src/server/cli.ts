@@ -1,7 +1,14 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { AssignCoursesBody, NewInstructor } from '../contract/instructors';
 import { NewAdmin, NewStudent } from '../contract/students';
+import {
+  assignInstructor,
+  createInstructor,
+  instructorByLogin,
+  removeInstructor,
+} from './accounts/instructors';
 import { initialPasswordMail } from './accounts/mails';
 import { commitStudentImport } from './accounts/student-import';
 import { createAdmin, createStudent, type CreatedUser } from './accounts/users';
@@ -35,6 +42,15 @@ import { rewrapStoredSecrets, wrapStoredSecrets } from './videos/video-secrets';
 
 const COMMANDS = [
   ['create-admin', 'Add an admin: --username U --email E [--name N] [--password P]'],
+  [
+    'create-instructor',
+    'Add an instructor teaching some courses: --username U --email E [--name N] [--password P] [--courses ID,ID]',
+  ],
+  [
+    'assign-instructor',
+    "Set the courses an instructor teaches (replaces them; --courses '' for none): --username U --courses ID,ID",
+  ],
+  ['remove-instructor', "Delete an instructor's account (their sessions end): --username U"],
   ['create-student', 'Add a student: --rollno R --name N --email E [--username U] [--password P]'],
   ['import-students', 'Add students from FILE.csv (header rollno,name,email[,username][,password])'],
   ['unlock', "Let USER sign in and use one-time codes again after the day's failure budget was spent: USER"],
@@ -97,6 +113,15 @@ A student created without a password gets a random one by e-mail, with their use
 The settings are the server's environment variables (DATA_DIR, DATABASE_URL, SMTP_URL...):
 see .env.example.`;
 
+/** `--courses ID,ID` as a list ('' for none). */
+const courseList = (text: string) =>
+  text
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 /** Mails generated initial passwords; returns the addresses that could not be reached. */
 async function mailInitialPasswords(ctx: AppContext, created: CreatedUser[]): Promise<string[]> {
   const failed: string[] = [];
@@ -142,6 +167,7 @@ async function run(argv: string[]): Promise<number> {
       'old-signing-key': { type: 'string' },
       video: { type: 'string' },
       origin: { type: 'string' },
+      courses: { type: 'string' },
     },
   });
 
@@ -192,6 +218,36 @@ async function run(argv: string[]): Promise<number> {
         if (admin.generatedPassword) console.log(`Password (shown once): ${admin.generatedPassword}`);
         return 0;
       }
+      case 'create-instructor': {
+        const input = parseInput(NewInstructor, { ...values, courseIds: courseList(values.courses ?? '') });
+        const { created } = await createInstructor(ctx, input, 'cli');
+        console.log(
+          `Created instructor ${created.username} <${created.email}> teaching ${plural(input.courseIds.length, 'course')}.`,
+        );
+        if (created.generatedPassword) console.log(`Password (shown once): ${created.generatedPassword}`);
+        return 0;
+      }
+      case 'assign-instructor': {
+        const name = values.username ?? positionals[0];
+        if (!name || values.courses === undefined)
+          throw new HttpError(
+            400,
+            'Name the instructor and the courses: assign-instructor --username U --courses ID,ID',
+          );
+        const { courseIds } = parseInput(AssignCoursesBody, { courseIds: courseList(values.courses) });
+        const user = await instructorByLogin(ctx.db, name);
+        await assignInstructor(ctx, user.id, courseIds, 'cli');
+        console.log(`${user.username} now teaches ${plural(courseIds.length, 'course')}.`);
+        return 0;
+      }
+      case 'remove-instructor': {
+        const name = values.username ?? positionals[0];
+        if (!name) throw new HttpError(400, 'Name the instructor: remove-instructor --username U');
+        const user = await instructorByLogin(ctx.db, name);
+        await removeInstructor(ctx, user.id, 'cli');
+        console.log(`Removed instructor ${user.username}: their account and sessions are gone.`);
+        return 0;
+      }
       case 'create-student': {
         const student = await createStudent(ctx.db, parseInput(NewStudent, values));
         console.log(`Created student ${student.rollno} (username ${student.username}).`);
@@ -219,7 +275,8 @@ async function run(argv: string[]): Promise<number> {
         const name = values.username ?? positionals[0];
         if (!name) throw new HttpError(400, 'Name the admin: mfa:reset --username U');
         const user = await findUserByLogin(ctx.db, name);
-        if (!user || user.role !== 'admin') throw new HttpError(404, `No admin is named ${name}.`);
+        // Instructors hold the same second factor.
+        if (!user || user.role === 'student') throw new HttpError(404, `No admin is named ${name}.`);
         const had = await resetAdminFactor(ctx, user.id, 'cli');
         console.log(
           had

@@ -137,10 +137,10 @@ describeWhenReady('two web nodes, a worker, PostgreSQL, Redis and nginx', missin
     expect((await a.adminLogin({ username: 'admin', password: ADMIN_PASSWORD })).status).toBe(200);
     b = sameSession(nodes[1]!.url, a);
     viaLb = sameSession(lb!.url, a);
-    expect((await b.get('/api/admin/auth/admincheck')).body).toEqual({ valid: true });
+    expect((await b.get('/api/admin/auth/admincheck')).body).toEqual({ valid: true, role: 'admin' });
     const before = (await lb!.upstreams()).length;
     for (let i = 0; i < 6; i++)
-      expect((await viaLb.get('/api/admin/auth/admincheck')).body).toEqual({ valid: true });
+      expect((await viaLb.get('/api/admin/auth/admincheck')).body).toEqual({ valid: true, role: 'admin' });
     const served = new Set((await lb!.upstreams()).slice(before).map((line) => line.split(' ')[0]));
     expect(served).toEqual(new Set(nodes.map((n) => new URL(n.url).host)));
 

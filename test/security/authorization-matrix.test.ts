@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callAs, leakIn, othersData, storedJson, type MatrixState, type Row } from './matrix-kit';
+import { callAs, expected, leakIn, othersData, storedJson, type MatrixState, type Row } from './matrix-kit';
 import {
   adminApiRows,
   adminVideoRows,
@@ -50,9 +50,33 @@ const FRESH_FACTOR_ROUTES: RouteKey[] = [
   'POST /api/admin/passkeys/registration',
   'POST /api/admin/passkeys',
   'DELETE /api/admin/passkeys/:passkeyId',
+  // Instructors: who else may upload and edit lectures, and see students.
+  'POST /api/admin/instructors',
+  'POST /api/admin/instructors/:userId/courses',
+  'DELETE /api/admin/instructors/:userId',
 ];
 
 const STUDENT_ROLES = new Set(['student', 'firstLogin', 'otherCourse', 'revoked']);
+
+/**
+ * Staff routes an instructor of another course still gets 200 from: lists, filtered to their own
+ * courses (the rows check that nothing of course A is in them), and uploads, which belong to no
+ * course until they are named. On every other 'courses' route, another course's row is refused
+ * (403, or 404 once an earlier row deleted it).
+ */
+const OPEN_TO_OTHER_INSTRUCTORS: RouteKey[] = [
+  'GET /api/admin/course/dashboard',
+  'GET /api/admin/course/list',
+  'GET /api/admin/video/courses',
+  'GET /api/admin/video/editlist',
+  'GET /api/admin/getvideolist',
+  'GET /api/admin/students',
+  'GET /api/admin/questions',
+  'GET /api/admin/search',
+  'POST /stream/upload-chunk',
+  'GET /stream/upload-status',
+  'POST /stream/upload',
+];
 
 // Authorization does not depend on the database engine: PGlite only.
 describe('authorization matrix', () => {
@@ -75,6 +99,38 @@ describe('authorization matrix', () => {
       ([, entry]) => (entry.auth === 'public' || entry.auth === 'token') && !('why' in entry),
     );
     expect(unexplained.map(([route]) => route)).toEqual([]);
+  });
+
+  it("states every staff route's instructor right, and gives the two instructors what it says", () => {
+    const failures: string[] = [];
+    for (const [route, entry] of Object.entries(routes)) {
+      const staff = entry.auth === 'admin' || entry.auth === 'admin-signin';
+      if (staff !== 'instructor' in entry)
+        failures.push(`${route}: instructor right ${staff ? 'missing' : 'on a non-staff route'}`);
+    }
+    for (const row of MATRIX) {
+      const entry = routes[row.route as RouteKey];
+      if (!entry || (entry.auth !== 'admin' && entry.auth !== 'admin-signin')) continue;
+      for (const testCase of row.cases) {
+        const label = testCase.name ? `${row.route} (${testCase.name})` : row.route;
+        const admin = testCase.expect.admin;
+        const mine = expected(row.route, testCase.expect, 'instructorOfThisCourse');
+        const other = expected(row.route, testCase.expect, 'instructorOfAnotherCourse');
+        if (entry.instructor === 'none' && (mine !== 403 || other !== 403))
+          failures.push(`${label}: admins only, yet the instructors get ${mine} and ${other}`);
+        if (entry.instructor === 'own' && (mine !== admin || other !== admin))
+          failures.push(
+            `${label}: their own account, yet the instructors get ${mine} and ${other}, the admin ${admin}`,
+          );
+        if (entry.instructor === 'courses') {
+          if ((mine === 403) !== (admin === 403))
+            failures.push(`${label}: the instructor of its course gets ${mine}, the admin ${admin}`);
+          if (other < 400 && !OPEN_TO_OTHER_INSTRUCTORS.includes(row.route as RouteKey))
+            failures.push(`${label}: the instructor of another course gets ${other}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
   });
 
   it('answers every route of the table as its auth level says: signed out 401, other roles 403', async () => {
@@ -102,7 +158,7 @@ describe('authorization matrix', () => {
         for (const role of ROLES) {
           const call = await testCase.request(world, role, state);
           const reply = await callAs(world, role, call);
-          const wanted = testCase.expect[role];
+          const wanted = expected(row.route, testCase.expect, role);
           if (reply.status !== wanted) {
             failures.push(
               `${label} as ${role}: ${reply.status}, expected ${wanted} ${reply.text.slice(0, 200)}`,

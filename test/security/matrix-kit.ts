@@ -1,4 +1,6 @@
-import { ROLES, type Role, type World } from './world';
+import type { RouteKey } from '../../src/contract/routes';
+import { routes } from '../../src/contract/routes';
+import { INSTRUCTOR_ROLES, ROLES, type InstructorRole, type Role, type World } from './world';
 
 /** One HTTP request as the matrix or the fuzzer sends it. */
 export interface Call {
@@ -58,9 +60,40 @@ export function storedJson(reply: Reply): string | undefined {
   return cacheControl === 'no-store' ? undefined : `a JSON answer with Cache-Control ${cacheControl}`;
 }
 
-export type Expect = Record<Role, number>;
+/**
+ * The status each role gets. The two instructors' columns may be left out where the route table
+ * says them (`instructorsExpect`): written out, they say where a route differs (a list filtered to
+ * the other instructor's courses answers them 200).
+ */
+export type Expect = Record<Exclude<Role, InstructorRole>, number> & Partial<Record<InstructorRole, number>>;
 
-/** 401 signed out, 403 for every student session, `adminStatus` for the admin. */
+/**
+ * What the route table promises an instructor on `route`, when the row does not say: a staff route
+ * by its `instructor` right (none: 403; own: as the admin; courses: as the admin for the instructor
+ * of the course the row names, 403 for the other), a student route 403. Viewer routes decide per
+ * video: their rows must say.
+ */
+export function instructorsExpect(route: string, expect: Expect, role: InstructorRole): number {
+  const given = expect[role];
+  if (given !== undefined) return given;
+  const entry = routes[route as RouteKey];
+  if (!entry) throw new Error(`${route} is not in the route table`);
+  if (entry.auth === 'student' || entry.auth === 'student-reset') return 403;
+  if (entry.auth !== 'admin' && entry.auth !== 'admin-signin')
+    throw new Error(`${route}: say what the instructors get (${entry.auth} route)`);
+  if (entry.instructor === 'none') return 403;
+  if (entry.instructor === 'own') return expect.admin;
+  return role === 'instructorOfThisCourse' ? expect.admin : 403;
+}
+
+/** The status `role` expects on `route`. */
+export function expected(route: string, expect: Expect, role: Role): number {
+  return (INSTRUCTOR_ROLES as readonly string[]).includes(role)
+    ? instructorsExpect(route, expect, role as InstructorRole)
+    : expect[role as Exclude<Role, InstructorRole>];
+}
+
+/** 401 signed out, 403 for every student session, `adminStatus` for the admin (instructors: by the table). */
 export const adminOnly = (adminStatus = 200): Expect => ({
   anonymous: 401,
   student: 403,

@@ -63,7 +63,8 @@ export const studentApiRows: Row[] = [
         expect: everyone(200),
         check: (reply, role) => {
           expect(reply.json.valid).toBe(role !== 'anonymous');
-          if (role !== 'anonymous') expect(reply.json.role).toBe(role === 'admin' ? 'admin' : 'student');
+          const as = role === 'admin' ? 'admin' : role.startsWith('instructor') ? 'instructor' : 'student';
+          if (role !== 'anonymous') expect(reply.json.role).toBe(as);
           if (role === 'firstLogin') expect(reply.json.firstlogin).toBe(true);
         },
       },
@@ -103,8 +104,17 @@ export const studentApiRows: Row[] = [
     cases: [
       {
         request: () => post('/api/password/reset', { otp: '000000', newpassword: 'Matrix@99999' }),
-        // Without a session and a username there is no one to reset (401); a wrong code is 400.
-        expect: { anonymous: 401, student: 400, firstLogin: 400, otherCourse: 400, revoked: 400, admin: 403 },
+        // Without a session and a username there is no one to reset (401); a wrong code is 400; staff sessions 403.
+        expect: {
+          anonymous: 401,
+          student: 400,
+          firstLogin: 400,
+          otherCourse: 400,
+          revoked: 400,
+          admin: 403,
+          instructorOfThisCourse: 403,
+          instructorOfAnotherCourse: 403,
+        },
       },
     ],
   },
@@ -195,7 +205,16 @@ export const studentApiRows: Row[] = [
           await seedSearch(w);
           return get(`/api/videos/${w.a1.id}/screen-text?t=1`);
         },
-        expect: { anonymous: 401, student: 200, firstLogin: 403, otherCourse: 403, revoked: 403, admin: 200 },
+        expect: {
+          anonymous: 401,
+          student: 200,
+          firstLogin: 403,
+          otherCourse: 403,
+          revoked: 403,
+          admin: 200,
+          instructorOfThisCourse: 200,
+          instructorOfAnotherCourse: 403,
+        },
         check: (reply) => {
           if (reply.status === 200) expect(reply.json.text).toBe('const matrixwombat = 1;');
         },
@@ -211,7 +230,16 @@ export const studentApiRows: Row[] = [
           await seedSearch(w);
           return get(`/api/videos/${w.a1.id}/frame?t=0`);
         },
-        expect: { anonymous: 401, student: 200, firstLogin: 403, otherCourse: 403, revoked: 403, admin: 200 },
+        expect: {
+          anonymous: 401,
+          student: 200,
+          firstLogin: 403,
+          otherCourse: 403,
+          revoked: 403,
+          admin: 200,
+          instructorOfThisCourse: 200,
+          instructorOfAnotherCourse: 403,
+        },
         check: (reply) => {
           if (reply.status !== 200) return;
           expect(reply.headers.get('content-type')).toBe('image/jpeg');
@@ -241,7 +269,18 @@ export const adminApiRows: Row[] = [
       {
         request: () => get('/api/admin/auth/admincheck'),
         expect: everyone(200),
-        check: (reply, role) => expect(reply.json.valid).toBe(role === 'admin'),
+        check: (reply, role, w) => {
+          expect(reply.json.valid).toBe(role === 'admin' || role.startsWith('instructor'));
+          if (role === 'admin') expect(reply.json.role).toBe('admin');
+          if (role === 'instructorOfThisCourse')
+            expect(reply.json).toEqual({
+              valid: true,
+              role: 'instructor',
+              courseIds: expect.arrayContaining([w.courseA, w.courseC]),
+            });
+          if (role === 'instructorOfAnotherCourse')
+            expect(reply.json).toEqual({ valid: true, role: 'instructor', courseIds: [w.courseB] });
+        },
       },
     ],
   },
@@ -305,8 +344,52 @@ export const adminApiRows: Row[] = [
     '/students',
   ].map((path): Row => ({
     route: `GET /api/admin${path}`,
-    cases: [{ request: () => get(`/api/admin${path}`), expect: adminOnly() }],
+    cases: [
+      {
+        request: () => get(`/api/admin${path}`),
+        // Lists: an instructor sees the rows of their own courses only.
+        expect: { ...adminOnly(), instructorOfAnotherCourse: 200 },
+        check: (reply, role, w) => {
+          if (role === 'instructorOfAnotherCourse') {
+            for (const id of [w.courseA, w.courseC, w.a1.id, w.people.student.id])
+              expect(reply.text).not.toContain(id);
+          }
+          if (role === 'instructorOfThisCourse') {
+            for (const id of [w.courseB, w.b1.id, w.people.otherCourse.id])
+              expect(reply.text).not.toContain(id);
+          }
+        },
+      },
+    ],
   })),
+  {
+    route: 'GET /api/admin/instructors',
+    cases: [
+      {
+        request: () => get('/api/admin/instructors'),
+        expect: adminOnly(),
+        check: (reply, role, w) => {
+          if (role !== 'admin') return;
+          const listed = reply.json.instructors as { _id: string; courses: { _id: string }[] }[];
+          const other = listed.find((i) => i._id === w.instructors.instructorOfAnotherCourse.id);
+          expect(other?.courses.map((c) => c._id)).toEqual([w.courseB]);
+        },
+      },
+    ],
+  },
+  {
+    route: 'POST /api/admin/instructors/:userId/courses',
+    cases: [
+      {
+        // The same courses again: only the admin may, and nothing changes for the rows after.
+        request: (w) =>
+          post(`/api/admin/instructors/${w.instructors.instructorOfAnotherCourse.id}/courses`, {
+            courseIds: [w.courseB],
+          }),
+        expect: adminOnly(),
+      },
+    ],
+  },
   {
     route: 'GET /api/admin/course/accesslist',
     cases: [
@@ -390,11 +473,17 @@ export const adminApiRows: Row[] = [
           await seedSearch(w);
           return get('/api/admin/search?q=matrixwombat');
         },
-        expect: adminOnly(),
-        check: (reply, _role, w) => {
+        // An instructor finds the videos of their courses only.
+        expect: { ...adminOnly(), instructorOfAnotherCourse: 200 },
+        check: (reply, role, w) => {
           if (reply.status !== 200) return;
           const ids = (reply.json.hits as { videoId: string }[]).map((h) => h.videoId);
-          expect(ids.sort()).toEqual([w.a1.id, w.b1.id].sort());
+          const found = {
+            admin: [w.a1.id, w.b1.id],
+            instructorOfThisCourse: [w.a1.id],
+            instructorOfAnotherCourse: [w.b1.id],
+          }[role as string];
+          expect(ids.sort()).toEqual(found?.sort());
         },
       },
     ],
@@ -443,7 +532,8 @@ export const adminApiRows: Row[] = [
       {
         // Queues the video's search.index job over (only the admin's call reaches it).
         request: (w) => post(`/api/admin/videos/${w.a1.id}/index`),
-        expect: adminOnly(202),
+        // The instructor of A1's course reaches it too, while the admin's job is still queued (409).
+        expect: { ...adminOnly(202), instructorOfThisCourse: 409 },
         check: (reply, role) => {
           if (role === 'admin') expect(reply.json.message).toBe('Indexing queued.');
         },

@@ -19,6 +19,8 @@ const refused = (answers: Partial<Record<Role, number>>) => ({
   otherCourse: 403,
   revoked: 403,
   admin: 403,
+  instructorOfThisCourse: 403,
+  instructorOfAnotherCourse: 403,
   ...answers,
 });
 
@@ -129,16 +131,17 @@ export const learningRows: Row[] = [
     cases: [
       {
         request: (world) => ({ method: 'GET', path: `/api/videos/${world.a1.id}/questions` }),
-        expect: refused({ student: 200, admin: 200 }),
-        check: (reply, role) => {
+        // Instructors read the questions of their courses' lectures, no other.
+        expect: refused({ student: 200, admin: 200, instructorOfThisCourse: 200 }),
+        check: (reply) => {
           noNotes(reply);
-          if (role === 'student' || role === 'admin') expect(reply.text).toContain('Matrix question');
+          if (reply.status === 200) expect(reply.text).toContain('Matrix question');
         },
       },
       {
         name: "another course's lecture",
         request: (world) => ({ method: 'GET', path: `/api/videos/${world.b1.id}/questions` }),
-        expect: refused({ otherCourse: 200, admin: 200 }),
+        expect: refused({ otherCourse: 200, admin: 200, instructorOfAnotherCourse: 200 }),
         check: (reply) => expect(reply.text).not.toContain('Matrix question'),
       },
     ],
@@ -152,7 +155,7 @@ export const learningRows: Row[] = [
           await frameTaken(world, state.learning?.questionId);
           return { method: 'GET', path: `/api/questions/${state.learning?.questionId}/frame.jpg` };
         },
-        expect: refused({ student: 200, admin: 200 }),
+        expect: refused({ student: 200, admin: 200, instructorOfThisCourse: 200 }),
         check: (reply) => {
           if (reply.status === 200) expect(reply.headers.get('content-type')).toBe('image/jpeg');
           else expect(reply.headers.get('content-type')).not.toContain('image');
@@ -199,7 +202,7 @@ export const learningRows: Row[] = [
         }),
         // The asker or staff (the answer is the admin's, from the row before); classmates of other
         // courses and the revoked student cannot reach the question's video.
-        expect: refused({ student: 200, admin: 200 }),
+        expect: refused({ student: 200, admin: 200, instructorOfThisCourse: 200 }),
       },
     ],
   },
@@ -229,10 +232,13 @@ export const learningRows: Row[] = [
     cases: [
       {
         request: () => ({ method: 'GET', path: '/api/admin/questions?status=all' }),
-        expect: adminOnly(200),
+        // The other instructor's queue: their courses' questions only (none).
+        expect: { ...adminOnly(200), instructorOfAnotherCourse: 200 },
         check: (reply, role) => {
           noNotes(reply);
-          if (role === 'admin') expect(reply.text).toContain('Matrix question');
+          if (role === 'admin' || role === 'instructorOfThisCourse')
+            expect(reply.text).toContain('Matrix question');
+          if (role === 'instructorOfAnotherCourse') expect(reply.json).toEqual({ questions: [] });
         },
       },
     ],
@@ -259,7 +265,8 @@ export const learningRows: Row[] = [
         expect: adminOnly(200),
         check: (reply, role) => {
           noNotes(reply);
-          if (role === 'admin') expect(reply.json).toEqual({ notes: 1, questions: 1 });
+          if (role === 'admin' || role === 'instructorOfThisCourse')
+            expect(reply.json).toEqual({ notes: 1, questions: 1 });
         },
       },
     ],

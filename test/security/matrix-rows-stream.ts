@@ -14,9 +14,14 @@ const watchers: Expect = {
   otherCourse: 403,
   revoked: 403,
   admin: 200,
+  // An instructor watches the lectures of their courses.
+  instructorOfThisCourse: 200,
+  instructorOfAnotherCourse: 403,
 };
 /** Requests that carry the caller's own link (bound to their session): only those who opened the master have one. */
-const ownToken: Expect = { ...everyone(403), student: 200, admin: 200 };
+const ownToken: Expect = { ...everyone(403), student: 200, admin: 200, instructorOfThisCourse: 200 };
+/** Uploads belong to their uploader, not yet to a course: any instructor uploads (the course comes when it is named). */
+const uploaders: Expect = { ...adminOnly(), instructorOfThisCourse: 200, instructorOfAnotherCourse: 200 };
 
 /** Chunked upload and finalize of a spare video (before the admin rows that name it). */
 export const uploadRows: Row[] = [
@@ -35,7 +40,7 @@ export const uploadRows: Row[] = [
             return form;
           },
         }),
-        expect: adminOnly(),
+        expect: uploaders,
       },
     ],
   },
@@ -44,7 +49,7 @@ export const uploadRows: Row[] = [
     cases: [
       {
         request: () => ({ method: 'GET', path: `/stream/upload-status?fileName=${SPARE_NAME}` }),
-        expect: adminOnly(),
+        expect: uploaders,
         check: (reply, role, w) => {
           if (role === 'admin') expect(reply.json.offset).toBe(w.clip.length);
         },
@@ -56,7 +61,7 @@ export const uploadRows: Row[] = [
     cases: [
       {
         request: () => ({ method: 'POST', path: '/stream/upload', headers: { filename: SPARE_NAME } }),
-        expect: adminOnly(),
+        expect: uploaders,
         check: (reply, role, _w, state) => {
           if (role !== 'admin') return;
           const id = /videos\/([0-9a-f-]{36})\//.exec(reply.json.url)![1]!;
@@ -143,7 +148,7 @@ export const playbackRows: Row[] = [
           );
           return { method: 'GET', path: `/stream/videos/${id}/${rendition}/seg_99999.ts?t=${token}` };
         },
-        expect: { ...ownToken, student: 404, admin: 404 },
+        expect: { ...ownToken, student: 404, admin: 404, instructorOfThisCourse: 404 },
         check: (reply) => {
           if (reply.status !== 404) return;
           expect(reply.json).toEqual({ message: 'Video not found.' });
@@ -256,7 +261,9 @@ export const deleteRows: Row[] = [
           path: '/api/admin/delete/video',
           json: { videoId: state.spare!.id },
         }),
-        expect: adminOnly(),
+        // After the admin's delete the video is gone for both instructors (the other instructor's 403
+        // on it, while it was there, is the DELETE /stream row's).
+        expect: { ...adminOnly(), instructorOfThisCourse: 404, instructorOfAnotherCourse: 404 },
       },
     ],
   },

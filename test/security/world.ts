@@ -7,8 +7,20 @@ import { makeClip, MediaTestServer, uploadVideo } from '../support/media-kit';
 import type { TestServerOptions } from '../support/test-server';
 
 /** Who calls a route in the matrix and the fuzzer. */
-export const ROLES = ['anonymous', 'student', 'firstLogin', 'otherCourse', 'revoked', 'admin'] as const;
+export const ROLES = [
+  'anonymous',
+  'student',
+  'firstLogin',
+  'otherCourse',
+  'revoked',
+  'admin',
+  'instructorOfThisCourse',
+  'instructorOfAnotherCourse',
+] as const;
 export type Role = (typeof ROLES)[number];
+/** The two instructors (staff scoped to the courses an admin assigned them). */
+export const INSTRUCTOR_ROLES = ['instructorOfThisCourse', 'instructorOfAnotherCourse'] as const;
+export type InstructorRole = (typeof INSTRUCTOR_ROLES)[number];
 
 export interface Person {
   id: string;
@@ -31,7 +43,9 @@ export interface PlayableVideo {
  *   enrolled and granted it but has not reset the password, `revoked` was granted it and then lost
  *   the course;
  * - course B holds lecture B1, granted to `otherCourse` only;
- * - course C and student `spare` are targets for admin writes that must not disturb the others.
+ * - course C and student `spare` are targets for admin writes that must not disturb the others;
+ * - `instructorOfThisCourse` teaches courses A and C (lecture A1, the spare video's course),
+ *   `instructorOfAnotherCourse` only course B; both signed in with their second factor, as admins are.
  */
 export interface World {
   media: MediaTestServer;
@@ -40,6 +54,7 @@ export interface World {
   tokens: Record<Role, string | undefined>;
   people: Record<Exclude<Role, 'anonymous' | 'admin'> | 'spare', Person>;
   admin: { id: string; username: string; email: string };
+  instructors: Record<InstructorRole, { id: string; username: string; email: string }>;
   courseA: string;
   courseB: string;
   courseC: string;
@@ -171,6 +186,9 @@ export async function buildWorld(options: TestServerOptions): Promise<World> {
     accessrevokedreason: 'Fees pending',
   });
 
+  const thisCourse = await server.instructorClient([a._id, c._id]);
+  const anotherCourse = await server.instructorClient([b._id]);
+
   const [adminRow] = await server.ctx.db
     .select({ email: users.email })
     .from(users)
@@ -182,6 +200,8 @@ export async function buildWorld(options: TestServerOptions): Promise<World> {
     firstLogin: await signIn(media, '/api/signin', people.firstLogin.username, PASSWORD),
     otherCourse: await signIn(media, '/api/signin', people.otherCourse.username, PASSWORD),
     revoked: await signIn(media, '/api/signin', people.revoked.username, PASSWORD),
+    instructorOfThisCourse: thisCourse.client.token,
+    instructorOfAnotherCourse: anotherCourse.client.token,
   };
   return {
     media,
@@ -189,6 +209,10 @@ export async function buildWorld(options: TestServerOptions): Promise<World> {
     tokens,
     people,
     admin: { id: admin.id, username: admin.username, email: adminRow!.email },
+    instructors: {
+      instructorOfThisCourse: thisCourse.instructor,
+      instructorOfAnotherCourse: anotherCourse.instructor,
+    },
     courseA: a._id,
     courseB: b._id,
     courseC: c._id,

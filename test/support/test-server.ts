@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { createAdmin, createStudent } from '../../src/server/accounts/users';
+import { createInstructor } from '../../src/server/accounts/instructors';
 import { buildApp, type AppOptions } from '../../src/server/app';
 import { FakeClock } from '../../src/server/clock';
 import { factorStore } from '../../src/server/mfa/factors';
@@ -147,6 +148,29 @@ export class TestServer {
     const recoveryCodes = await factors.newRecoveryCodes(admin.id, now);
     holdFactor(this.url, admin.username, { secret, recoveryCodes, lastStep });
     return secret;
+  }
+
+  /**
+   * A client signed in as a new instructor teaching `courseIds`, with the same second factor admins
+   * take (the real second step at sign-in).
+   */
+  async instructorClient(
+    courseIds: string[],
+    password = 'Tutor@12345',
+  ): Promise<{ client: TestClient; instructor: { id: string; username: string; email: string } }> {
+    const n = ++this.counter;
+    const { created } = await createInstructor(
+      this.ctx,
+      { username: `tutor${n}`, email: `tutor${n}@example.test`, password, courseIds },
+      'cli',
+    );
+    await this.enrolFactor(created);
+    const client = this.client();
+    const res = await client.adminLogin({ username: created.username, password });
+    if (res.status !== 200)
+      throw new Error(`instructor sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
+    client.staySignedInAs = { username: created.username, password };
+    return { client, instructor: { id: created.id, username: created.username, email: created.email } };
   }
 
   /** A client signed in as a fully active student. */

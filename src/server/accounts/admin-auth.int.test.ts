@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { serverMessages } from '../../contract/messages';
 import { testEngines } from '../../../test/support/databases';
 import { suiteServer } from '../../../test/support/test-server';
-import { auditEvents } from '../db/schema';
+import { auditEvents, courses } from '../db/schema';
 import { ensureFirstAdmin } from './first-admin';
 
 describe.each(testEngines())('admin sign-in and check (%s)', (engine) => {
@@ -16,12 +16,49 @@ describe.each(testEngines())('admin sign-in and check (%s)', (engine) => {
     expect(res.status).toBe(200);
     expect(res.body.message).toContain('successful');
     expect(client.token).toBeDefined();
-    expect((await client.get('/api/admin/auth/admincheck')).body).toEqual({ valid: true });
+    expect((await client.get('/api/admin/auth/admincheck')).body).toEqual({ valid: true, role: 'admin' });
     expect((await client.get('/api/auth/check')).body).toEqual({
       valid: true,
       role: 'admin',
       firstlogin: false,
     });
+  });
+
+  it('signs an instructor in at the admin login with their second factor, scoped to their courses', async () => {
+    const [course] = await server.ctx.db
+      .insert(courses)
+      .values({
+        batch: 1,
+        courseCode: 'INS-1',
+        name: 'Taught',
+        description: 'A course.',
+        startDate: '2026-01-01',
+        endDate: '2026-12-31',
+      })
+      .returning({ id: courses.id });
+    const { client, instructor } = await server.instructorClient([course!.id]);
+    expect((await client.get('/api/admin/auth/admincheck')).body).toEqual({
+      valid: true,
+      role: 'instructor',
+      courseIds: [course!.id],
+    });
+    expect((await client.get('/api/auth/check')).body).toMatchObject({ valid: true, role: 'instructor' });
+    // Their own account: yes; the admins' routes: no; the student sign-in: no.
+    expect((await client.get('/api/admin/sessions')).status).toBe(200);
+    expect((await client.get('/api/admin/mfa')).body).toMatchObject({ enrolled: true });
+    for (const path of ['/api/admin/backups', '/api/admin/instructors', '/api/admin/trace-runs'])
+      expect((await client.get(path)).body, path).toEqual({ message: serverMessages.adminsOnly });
+    const courseList = await client.get('/api/admin/course/list');
+    expect(courseList.body.course.map((c: { _id: string }) => c._id)).toEqual([course!.id]);
+    const asStudent = await server
+      .client()
+      .post('/api/signin', { username: instructor.username, password: 'Tutor@12345' });
+    expect(asStudent.status).toBe(403);
+    // Their password alone opens only the second step, as an admin's does.
+    const pending = await server
+      .client()
+      .post('/api/admin/login', { username: instructor.username, password: 'Tutor@12345' });
+    expect(pending.body).toMatchObject({ next: 'totp' });
   });
 
   it('refuses students on the admin login and reports them invalid on the admin check', async () => {

@@ -9,7 +9,9 @@ export const adminAccountRoutes: FastifyPluginAsync<AccountRouteOptions> = async
   registerRoutes(app, auth, {
     'GET /api/admin/auth/admincheck': async ({ request }) => {
       const current = await auth.authOf(request);
-      return { valid: current?.user.role === 'admin' && current.scope === 'full' };
+      if (!current || current.scope !== 'full' || current.user.role === 'student') return { valid: false };
+      if (current.user.role === 'admin') return { valid: true, role: 'admin' as const };
+      return { valid: true, role: 'instructor' as const, courseIds: [...(current.teaches ?? [])] };
     },
 
     'POST /api/admin/logout': (input) => signOut(deps, input),

@@ -1,20 +1,28 @@
 import { and, desc, eq, gt, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { adminFactors, adminPasskeys, sessions, users, type Role, type SessionScope } from '../db/schema';
+import {
+  adminFactors,
+  adminPasskeys,
+  instructorCourses,
+  sessions,
+  users,
+  type Role,
+  type SessionScope,
+} from '../db/schema';
 import {
   ADMIN_SESSION_MAX_SECONDS,
   MFA_PENDING_SECONDS,
   SESSION_MAX_AGE_SECONDS,
 } from '../../contract/constants';
-import type { Authenticated, SessionUser } from '../http/session';
+import { isStaff, type Authenticated, type SessionUser } from '../http/session';
 import { hashToken, newSessionToken } from './tokens';
 
 export type { Authenticated, SessionUser };
 
-/** How long a session lives: admins 12 h (and their pending second step minutes), students a day. */
+/** How long a session lives: staff 12 h (and their pending second step minutes), students a day. */
 function lifetimeSeconds(role: Role, scope: SessionScope): number {
   if (scope === 'mfa' || scope === 'enrol') return MFA_PENDING_SECONDS;
-  return role === 'admin' ? ADMIN_SESSION_MAX_SECONDS : SESSION_MAX_AGE_SECONDS;
+  return isStaff(role) ? ADMIN_SESSION_MAX_SECONDS : SESSION_MAX_AGE_SECONDS;
 }
 
 /** The client a session was started from: its address and browser (User-Agent). */
@@ -65,7 +73,7 @@ export function sessionStore(db: Db, { adminIdleMinutes = 30 }: { adminIdleMinut
       const [row] = await lookup.execute({ hash: hashToken(token), now });
       if (!row) return null;
       const { lastSeenAt, ...found } = row;
-      if (found.user.role === 'admin' && lastSeenAt) {
+      if (isStaff(found.user.role) && lastSeenAt) {
         const idle = now.getTime() - lastSeenAt.getTime();
         if (idle >= idleMs) {
           await db.delete(sessions).where(eq(sessions.id, found.sessionId));
@@ -74,7 +82,12 @@ export function sessionStore(db: Db, { adminIdleMinutes = 30 }: { adminIdleMinut
         if (idle >= TOUCH_EVERY_MS)
           await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, found.sessionId));
       }
-      return found;
+      if (found.user.role !== 'instructor') return found;
+      const taught = await db
+        .select({ courseId: instructorCourses.courseId })
+        .from(instructorCourses)
+        .where(eq(instructorCourses.userId, found.user.id));
+      return { ...found, teaches: taught.map((row) => row.courseId) };
     },
 
     /**
@@ -105,7 +118,7 @@ export function sessionStore(db: Db, { adminIdleMinutes = 30 }: { adminIdleMinut
             scope,
             createdAt: now,
             expiresAt: new Date(now.getTime() + lifetimeSeconds(user.role, scope) * 1000),
-            lastSeenAt: user.role === 'admin' ? now : null,
+            lastSeenAt: isStaff(user.role) ? now : null,
             factorAt,
             ip: client?.ip ?? null,
             userAgent: client?.userAgent?.slice(0, USER_AGENT_MAX) ?? null,

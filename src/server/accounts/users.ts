@@ -83,7 +83,7 @@ export async function createStudent(db: Db, input: NewStudent): Promise<CreatedU
  * Inserts a user unless one of their identifiers is taken (409). Without a password one is
  * generated and returned, to be mailed to them.
  */
-async function insertUser(
+export async function insertUser(
   db: Db,
   values: Omit<typeof users.$inferInsert, 'passwordHash'>,
   password: string | undefined,

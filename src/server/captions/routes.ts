@@ -9,6 +9,7 @@ import type { SessionUser } from '../accounts/sessions';
 import { isUuid } from '../db/ids';
 import { badRequest, notFound, tooLarge, parseInput } from '../errors';
 import { registerRoutes } from '../http/route-table';
+import { requireVideoOf } from '../http/staff-scope';
 import { requireOpenTo } from '../http/opening-gate';
 import { indexCaptionTrack } from '../search/index-store';
 import { languageName, retireSpeech, speechDraft } from '../search/speech-draft';
@@ -37,7 +38,7 @@ async function readUpload(request: FastifyRequest) {
   return { fields: parsed, text };
 }
 
-/** Caption tracks: admins manage them; a viewer reads them with the access of the video. */
+/** Caption tracks: admins and their courses' instructors manage them; a viewer reads them with the access of the video. */
 export const captionRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx, auth }) => {
   await app.register(multipart, {
     throwFileSizeLimit: false,
@@ -62,11 +63,14 @@ export const captionRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx
   }
 
   registerRoutes(app, auth, {
-    'GET /api/admin/videos/:videoId/captions': async ({ params }) => ({
-      captions: await listCaptions(ctx.db, videoIdOf(params.videoId)),
-    }),
-    'POST /api/admin/videos/:videoId/captions': async ({ params, request }) => {
+    'GET /api/admin/videos/:videoId/captions': async ({ session, params }) => {
+      await requireVideoOf(ctx.db, session, params.videoId);
+      return { captions: await listCaptions(ctx.db, videoIdOf(params.videoId)) };
+    },
+    'POST /api/admin/videos/:videoId/captions': async ({ session, params, request }) => {
       const videoId = videoIdOf(params.videoId);
+      // Before the upload is read: another course's video takes no file.
+      await requireVideoOf(ctx.db, session, videoId);
       const { fields, text } = await readUpload(request);
       const caption = await saveCaptions(ctx.db, videoId, fields, text, ctx.clock.now());
       // Search finds the new cues at once (docs/SEARCH.md).
@@ -74,7 +78,8 @@ export const captionRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx
       ctx.metrics.searchEntries.inc({ source: 'captions' }, cues);
       return { message: captionMessages.saved, caption };
     },
-    'DELETE /api/admin/videos/:videoId/captions/:language': async ({ params }) => {
+    'DELETE /api/admin/videos/:videoId/captions/:language': async ({ session, params }) => {
+      await requireVideoOf(ctx.db, session, params.videoId);
       await deleteCaptions(ctx.db, videoIdOf(params.videoId), params.language);
       await indexCaptionTrack(ctx.db, params.videoId, params.language, ctx.clock.now());
       return { message: captionMessages.deleted };

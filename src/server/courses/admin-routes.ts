@@ -5,6 +5,8 @@ import { registerRoutes } from '../http/route-table';
 import { courseAccessListJson } from './access-list';
 import { grantCourseAccess, revokeCourseAccess } from './course-access';
 import { encodeJson, sendEncoded } from '../http/encoded-body';
+import { courseScope, withinScope } from '../http/staff-scope';
+import type { Authenticated } from '../http/session';
 import {
   createCourse,
   enrolledStudents,
@@ -32,13 +34,23 @@ export const courseAdminRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
     encodeJson(`{"courseAccessList":${await courseAccessListJson(ctx.db)}}`),
   );
 
+  /** An instructor's courses only (not cached: a few rows). */
+  const taughtCourses = async (session: Authenticated) =>
+    withinScope(session, await listAdminCourses(ctx.db), (course) => course._id);
+
   registerRoutes(app, auth, {
-    'GET /api/admin/course/dashboard': async ({ request, reply }) =>
-      sendEncoded(request, reply, (await courseLists()).courses),
-    'GET /api/admin/course/list': async ({ request, reply }) =>
-      sendEncoded(request, reply, (await courseLists()).course),
-    'GET /api/admin/video/courses': async ({ request, reply }) =>
-      sendEncoded(request, reply, (await courseLists()).courses),
+    'GET /api/admin/course/dashboard': async ({ session, request, reply }) =>
+      courseScope(session)
+        ? { courses: await taughtCourses(session) }
+        : sendEncoded(request, reply, (await courseLists()).courses),
+    'GET /api/admin/course/list': async ({ session, request, reply }) =>
+      courseScope(session)
+        ? { course: await taughtCourses(session) }
+        : sendEncoded(request, reply, (await courseLists()).course),
+    'GET /api/admin/video/courses': async ({ session, request, reply }) =>
+      courseScope(session)
+        ? { courses: await taughtCourses(session) }
+        : sendEncoded(request, reply, (await courseLists()).courses),
 
     // 200, as the spec's other create call (POST /video/upload) and /course/update answer: a client
     // of the original checks for it.

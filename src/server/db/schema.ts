@@ -42,9 +42,10 @@ const updatedAt = () => at('updated_at').notNull().defaultNow();
 const ownedBy = (name: string, target: () => AnyPgColumn) =>
   uuid(name).notNull().references(target, { onDelete: 'cascade' });
 
-export type Role = 'admin' | 'student';
+/** An instructor is staff scoped to the courses an admin assigns (instructor_courses). */
+export type Role = 'admin' | 'student' | 'instructor';
 
-/** Students and admins. Usernames, e-mails and roll numbers are unique regardless of case. */
+/** Students, instructors and admins. Usernames, e-mails and roll numbers are unique regardless of case. */
 export const users = pgTable(
   'users',
   {
@@ -201,6 +202,20 @@ export const courses = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex('courses_batch_code_key').on(t.batch, sql`lower(${t.courseCode})`)],
+);
+
+/** The courses an instructor teaches (assigned by an admin): the one scope of an instructor's rights. */
+export const instructorCourses = pgTable(
+  'instructor_courses',
+  {
+    userId: ownedBy('user_id', () => users.id),
+    courseId: ownedBy('course_id', () => courses.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.courseId] }),
+    index('instructor_courses_course_idx').on(t.courseId),
+  ],
 );
 
 /** Course access of one student: active while not revoked and not past its expiry. */

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { FRESH_FACTOR_SECONDS, SESSION_COOKIE, SESSION_MAX_AGE_SECONDS } from '../../contract/constants';
-import type { AuthLevel } from '../../contract/route-kit';
+import type { AuthLevel, InstructorRight } from '../../contract/route-kit';
 import { serverMessages } from '../../contract/messages';
 import type { Authenticated, SessionLookup } from './session';
 import type { Clock } from '../clock';
@@ -66,16 +66,34 @@ export function createAuth(sessions: SessionLookup, clock: Clock) {
     return auth;
   }
 
-  async function requireAdmin(request: FastifyRequest): Promise<Authenticated> {
+  /**
+   * The one rule for staff routes: an admin, or an instructor where the route's `instructor` right
+   * is not 'none' (a 'courses' handler then scopes to their courses, http/staff-scope.ts).
+   */
+  function admitsStaff(auth: Authenticated, instructor: InstructorRight): boolean {
+    return auth.user.role === 'admin' || (auth.user.role === 'instructor' && instructor !== 'none');
+  }
+
+  /** An admin (or an instructor the route admits) with a full session. */
+  async function requireAdmin(
+    request: FastifyRequest,
+    instructor: InstructorRight = 'none',
+  ): Promise<Authenticated> {
     const auth = await requireSession(request);
-    if (auth.user.role !== 'admin' || auth.scope !== 'full') throw forbidden(serverMessages.adminsOnly);
+    if (!admitsStaff(auth, instructor) || auth.scope !== 'full') throw forbidden(serverMessages.adminsOnly);
     return auth;
   }
 
-  /** Any admin session: signed in, or between the password and the second factor (mfa/ decides further). */
-  async function requireAdminSignIn(request: FastifyRequest): Promise<Authenticated> {
+  /**
+   * Any session of a staff member the route admits: signed in, or between the password and the
+   * second factor (mfa/ decides further).
+   */
+  async function requireAdminSignIn(
+    request: FastifyRequest,
+    instructor: InstructorRight = 'none',
+  ): Promise<Authenticated> {
     const auth = await requireSession(request);
-    if (auth.user.role !== 'admin') throw forbidden(serverMessages.adminsOnly);
+    if (!admitsStaff(auth, instructor)) throw forbidden(serverMessages.adminsOnly);
     return auth;
   }
 
@@ -105,8 +123,9 @@ export function createAuth(sessions: SessionLookup, clock: Clock) {
     return auth;
   }
 
+  type Guard = (request: FastifyRequest, instructor: InstructorRight) => Promise<Authenticated>;
   /** The guard of a route table auth level; public and token routes have none (the handler decides). */
-  const guards: Record<AuthLevel, ((request: FastifyRequest) => Promise<Authenticated>) | undefined> = {
+  const guards: Record<AuthLevel, Guard | undefined> = {
     public: undefined,
     token: undefined,
     student: requireStudent,
@@ -122,7 +141,11 @@ export function createAuth(sessions: SessionLookup, clock: Clock) {
     requireStudent,
     requireAdmin,
     requireFreshFactor,
-    guard: (level: AuthLevel) => guards[level],
+    /** The guard of a route: its auth level, and for staff routes what an instructor may do there. */
+    guard: (level: AuthLevel, instructor: InstructorRight = 'none') => {
+      const guard = guards[level];
+      return guard && ((request: FastifyRequest) => guard(request, instructor));
+    },
   };
 }
 

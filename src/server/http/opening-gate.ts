@@ -1,3 +1,4 @@
+import type { Role } from '../db/schema';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config';
 import type { AppContext } from '../context';
@@ -26,7 +27,7 @@ function closedToStudents(now: Date, rule: OpeningRule): HttpError | undefined {
  * The check of the routes a student shares with admins (`viewer`: captions, playback sessions,
  * playlists, keys, posters), outside the student API's gate: their handlers know the role.
  */
-export function requireOpenTo(user: { role: 'admin' | 'student' }, now: Date, rule: OpeningRule): void {
+export function requireOpenTo(user: { role: Role }, now: Date, rule: OpeningRule): void {
   const closed = user.role === 'student' ? closedToStudents(now, rule) : undefined;
   if (closed) throw closed;
 }

@@ -55,7 +55,7 @@ export function registerRoutes<K extends RouteKey>(
     const entry: Routes[RouteKey] = routes[key];
     const { method, path } = splitRouteKey(key);
     if (!path.startsWith(scope.prefix)) throw new Error(`${key} is outside the scope ${scope.prefix}`);
-    const guard = auth.guard(entry.auth);
+    const guard = auth.guard(entry.auth, 'instructor' in entry ? entry.instructor : undefined);
     const fresh = 'freshFactor' in entry && entry.freshFactor === true;
     if (fresh && !guard) throw new Error(`${key}: freshFactor needs a signed-in auth level`);
     const handler = handlers[key] as Handler<RouteKey>;

@@ -18,6 +18,13 @@ export interface Authenticated {
   user: SessionUser;
   /** When this session last proved the admin's second factor (null: never). */
   factorAt: Date | null;
+  /** An instructor's courses (read with the session, once per request); absent for other roles. */
+  teaches?: readonly string[];
+}
+
+/** Admins and instructors: the roles that sign in at /adminlogin with a second factor. */
+export function isStaff(role: Role): role is 'admin' | 'instructor' {
+  return role === 'admin' || role === 'instructor';
 }
 
 /** What the guards need of the session store: the session a token opens at `now`, if any. */

@@ -1,3 +1,4 @@
+import type { Role } from '../db/schema';
 import { mediaMessages } from '../../contract/media';
 import { learningMessages } from '../../contract/learning';
 import type { AppContext } from '../context';
@@ -8,7 +9,7 @@ import { courseAccessOf, requireWatch as requirePlayback } from '../videos/acces
 
 export interface Viewer {
   id: string;
-  role: 'admin' | 'student';
+  role: Role;
 }
 
 /**

@@ -1,8 +1,8 @@
-import { and, asc, eq, inArray, isNull, lte, ne } from 'drizzle-orm';
+import { and, asc, eq, exists, inArray, isNull, lte, ne, or } from 'drizzle-orm';
 import { formatMoment } from '../../contract/learning';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
-import { courses, questions, users, videos } from '../db/schema';
+import { courses, instructorCourses, questions, users, videos } from '../db/schema';
 import { RetryLaterError, type JobHandler } from '../jobs/types';
 import type { Mail } from '../mail/mailer';
 import './job-types';
@@ -17,14 +17,22 @@ export interface StaffMember {
 }
 
 /**
- * The staff of a course: who answers its questions and gets its digest. Today every admin (there is
- * no instructor role yet); an instructor role scoped to courses changes this one function.
+ * The staff of a course: who answers its questions and gets its digest. Every admin, and the
+ * instructors an admin assigned to the course (a video in no course: the admins alone).
  */
-export async function staffOfCourse(db: Db, _courseId: string | null): Promise<StaffMember[]> {
+export async function staffOfCourse(db: Db, courseId: string | null): Promise<StaffMember[]> {
+  const teaches = courseId
+    ? exists(
+        db
+          .select({ one: instructorCourses.userId })
+          .from(instructorCourses)
+          .where(and(eq(instructorCourses.userId, users.id), eq(instructorCourses.courseId, courseId))),
+      )
+    : undefined;
   return db
     .select({ id: users.id, email: users.email, name: users.name })
     .from(users)
-    .where(eq(users.role, 'admin'))
+    .where(or(eq(users.role, 'admin'), teaches && and(eq(users.role, 'instructor'), teaches)))
     .orderBy(asc(users.username));
 }
 

@@ -8,7 +8,7 @@ import { createMediaTools } from '../media/ffmpeg';
 import { mediaKeys } from '../media/store';
 import { takeFrame } from './frames';
 import { outboxMails } from '../../../test/support/outbox';
-import { sendDigest } from './digest';
+import { sendDigest, staffOfCourse } from './digest';
 import { suiteAdmin, suiteServer } from '../../../test/support/test-server';
 import { download, watchedCourse } from '../../../test/support/watch-fixtures';
 
@@ -22,8 +22,9 @@ describe.each(testEngines())('notes and questions (%s)', (engine) => {
     const b = await server.studentClient();
     const other = await server.studentClient();
     const course = await watchedCourse(server, [a.student, b.student]);
-    await watchedCourse(server, [other.student]);
+    const otherCourse = await watchedCourse(server, [other.student]);
     return {
+      otherCourse,
       a: a.client,
       b: b.client,
       other: other.client,
@@ -150,6 +151,59 @@ describe.each(testEngines())('notes and questions (%s)', (engine) => {
     const metrics = await server.ctx.metrics.registry.metrics();
     expect(metrics).toMatch(/lectern_questions_total \d+/);
     expect(metrics).toMatch(/lectern_question_answers_total [1-9]/);
+  });
+
+  it('an instructor of the course answers from their queue and gets its digest; an instructor of another course gets 403', async () => {
+    const { a, aStudent, course, otherCourse, video } = await school();
+    const { client: tutor, instructor } = await server.instructorClient([course.courseId]);
+    const { client: stranger, instructor: strangerRow } = await server.instructorClient([
+      otherCourse.courseId,
+    ]);
+    const asked = await a.post(`/api/videos/${video}/questions`, {
+      t: 5,
+      title: 'Instructor, why?',
+      text: '',
+    });
+    const id = asked.body.question._id as string;
+
+    // The queue: their courses' questions only.
+    const queued = (client: typeof tutor) =>
+      client
+        .get('/api/admin/questions?status=all')
+        .then((r) => r.body.questions.map((q: { _id: string }) => q._id));
+    expect(await queued(tutor)).toContain(id);
+    expect(await queued(stranger)).not.toContain(id);
+
+    // Another course's instructor: refused on every route of the question and its lecture.
+    expect((await stranger.post(`/api/questions/${id}/answers`, { text: 'Not mine.' })).status).toBe(403);
+    expect((await stranger.post(`/api/admin/questions/${id}/status`, { status: 'closed' })).status).toBe(403);
+    expect((await stranger.get(`/api/admin/videos/${video}/learning`)).status).toBe(403);
+    expect((await stranger.get(`/api/videos/${video}/questions`)).status).toBe(403);
+    expect((await stranger.post(`/api/questions/${id}/accept`, { answerId: id })).status).toBe(403);
+
+    // Their own course's instructor reads the lecture's questions and answers as staff.
+    expect(
+      (await tutor.get(`/api/videos/${video}/questions`)).body.questions.map((q: { _id: string }) => q._id),
+    ).toContain(id);
+    const mailsBefore = server.smtp.mails.length;
+    const answered = await tutor.post(`/api/questions/${id}/answers`, { text: 'Because.' });
+    expect(answered.status).toBe(201);
+    expect(answered.body.question.answers[0]).toMatchObject({ byStaff: true });
+    await server.smtp.waitFor(aStudent.email, mailsBefore);
+    expect((await tutor.post(`/api/admin/questions/${id}/status`, { status: 'closed' })).status).toBe(200);
+
+    // The hourly digest: the course's instructor is its staff (with the admins); the other is not.
+    await a.post(`/api/videos/${video}/questions`, { t: 7, title: 'Digest for the tutor', text: '' });
+    const before = server.smtp.mails.length;
+    await sendDigest(server.ctx);
+    const digest = await server.smtp.waitFor(instructor.email, before);
+    expect(digest.subject).toMatch(/new question/);
+    expect(digest.text).toContain('Digest for the tutor');
+    expect(server.smtp.mails.filter((m) => m.to.includes(strangerRow.email))).toEqual([]);
+    expect((await staffOfCourse(server.ctx.db, course.courseId)).map((s) => s.id)).toContain(instructor.id);
+    expect((await staffOfCourse(server.ctx.db, course.courseId)).map((s) => s.id)).not.toContain(
+      strangerRow.id,
+    );
   });
 
   it('the staff queue: open questions, unanswered and most me-too first; close and hide', async () => {

@@ -9,14 +9,23 @@ import {
 } from '../../contract/learning';
 import type { Db } from '../db/client';
 import { isUuid } from '../db/ids';
-import { courses, notes, questionAnswers, questionMeToo, questions, users, videos } from '../db/schema';
+import {
+  courses,
+  notes,
+  questionAnswers,
+  questionMeToo,
+  questions,
+  users,
+  videos,
+  type Role,
+} from '../db/schema';
 import { badRequest, notFound } from '../errors';
 
 type Row = typeof questions.$inferSelect;
 
 export interface Reader {
   id: string;
-  role: 'admin' | 'student';
+  role: Role;
 }
 
 /** Answers, "me too" counts and the reader's own marks of some questions, in three queries. */
@@ -234,13 +243,17 @@ export async function queue(
   db: Db,
   status: QuestionStatus | 'all',
   reader: Reader,
+  /** The courses whose questions to list (an instructor's); null for every course. */
+  scope: readonly string[] | null = null,
 ): Promise<QueueQuestion[]> {
+  const inScope =
+    scope === null ? undefined : scope.length ? inArray(videos.courseId, [...scope]) : sql`false`;
   const rows = await db
     .select({ question: questions, videoTitle: videos.title, courseId: courses.id, courseName: courses.name })
     .from(questions)
     .innerJoin(videos, eq(videos.id, questions.videoId))
     .leftJoin(courses, eq(courses.id, videos.courseId))
-    .where(status === 'all' ? undefined : eq(questions.status, status))
+    .where(and(status === 'all' ? undefined : eq(questions.status, status), inScope))
     .orderBy(sql`${answerCount} = 0 desc`, desc(meTooCount), asc(questions.createdAt))
     .limit(500);
   const details = await detailsOf(

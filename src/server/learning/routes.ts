@@ -6,6 +6,7 @@ import type { AppContext } from '../context';
 import { isUuid } from '../db/ids';
 import { forbidden, notFound, tooManyRequests } from '../errors';
 import { registerRoutes } from '../http/route-table';
+import { courseScope, requireQuestionOf, requireVideoOf } from '../http/staff-scope';
 import { requireOpenTo } from '../http/opening-gate';
 import { enqueueJob } from '../jobs/queue';
 import { mediaKeys } from '../media/store';
@@ -142,6 +143,7 @@ export const learningRoutes: FastifyPluginAsync<AccountRouteOptions & { wakeJobs
       return { message: learningMessages.seen };
     },
     'POST /api/questions/:questionId/answers': async ({ session, params, body }) => {
+      await requireQuestionOf(ctx.db, session, params.questionId);
       const question = await questionById(ctx.db, params.questionId, session.user);
       const answered = await answerQuestion(ctx.db, question, session.user, body.text, now());
       ctx.metrics.questionAnswers.inc();
@@ -178,17 +180,19 @@ export const learningRoutes: FastifyPluginAsync<AccountRouteOptions & { wakeJobs
       return { message: learningMessages.accepted, question: accepted };
     },
     'GET /api/admin/questions': async ({ session, query }) => ({
-      questions: await queue(ctx.db, query.status ?? 'open', session.user),
+      questions: await queue(ctx.db, query.status ?? 'open', session.user, courseScope(session)),
     }),
     'POST /api/admin/questions/:questionId/status': async ({ session, params, body }) => {
+      await requireQuestionOf(ctx.db, session, params.questionId);
       const question = await questionById(ctx.db, params.questionId, session.user);
       return {
         message: learningMessages.statusChanged,
         question: await setStatus(ctx.db, question, body.status, session.user),
       };
     },
-    'GET /api/admin/videos/:videoId/learning': async ({ params }) => {
+    'GET /api/admin/videos/:videoId/learning': async ({ session, params }) => {
       if (!isUuid(params.videoId)) throw notFound(mediaMessages.videoNotFound);
+      await requireVideoOf(ctx.db, session, params.videoId);
       return videoLearningCounts(ctx.db, params.videoId);
     },
   });

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { mediaMessages } from '../../contract/media';
 import type { AppContext } from '../context';
 import { registerRoutes } from '../http/route-table';
+import { requireVideoOf } from '../http/staff-scope';
 import type { Auth } from '../http/auth';
 import { deleteVideoMedia } from './delete-media';
 import { KeyRateLimit } from './delivery/key-limit';
@@ -61,7 +62,8 @@ export const streamRoutes: FastifyPluginAsync<StreamRouteOptions> = async (app, 
   });
 
   registerRoutes(app, auth, {
-    'DELETE /stream/videos/:id': async ({ params: { id: videoId }, reply }) => {
+    'DELETE /stream/videos/:id': async ({ session, params: { id: videoId }, reply }) => {
+      await requireVideoOf(ctx.db, session, videoId);
       const outcome = await deleteVideoMedia(ctx, videoId);
       playlists.forgetVideo(videoId);
       videoStores.forget(videoId);

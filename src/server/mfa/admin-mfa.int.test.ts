@@ -72,7 +72,7 @@ describe.each(testEngines())('admin second factor (%s)', (engine) => {
     expect(done.status).toBe(200);
     expect(done.body.recoveryCodes).toHaveLength(10);
     expect(new Set(done.body.recoveryCodes).size).toBe(10);
-    expect((await client.get('/api/admin/auth/admincheck')).body).toEqual({ valid: true });
+    expect((await client.get('/api/admin/auth/admincheck')).body).toEqual({ valid: true, role: 'admin' });
     expect(await events(fresh.id, 'mfa.enrolled')).toBe(1);
     const stored = await server.ctx.db
       .select({ hash: adminRecoveryCodes.codeHash })
@@ -161,7 +161,7 @@ describe.each(testEngines())('admin second factor (%s)', (engine) => {
     });
     expect(changed.status).toBe(200);
     expect((await other.get('/api/admin/auth/admincheck')).body).toEqual({ valid: false });
-    expect((await client.get('/api/admin/auth/admincheck')).body).toEqual({ valid: true });
+    expect((await client.get('/api/admin/auth/admincheck')).body).toEqual({ valid: true, role: 'admin' });
   });
 
   it('admin sessions end after 30 idle minutes and 12 hours in any case; the admin sees and ends the others', async () => {

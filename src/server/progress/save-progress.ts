@@ -1,3 +1,4 @@
+import type { Role } from '../db/schema';
 import { sql } from 'drizzle-orm';
 import { videoAccess as watchRule } from '../../contract/access-policy';
 import {
@@ -115,7 +116,7 @@ const intArray = (values: number[]) => `{${values.join(',')}}`;
  */
 export async function saveProgress(
   db: Db,
-  user: { id: string; role: 'admin' | 'student' },
+  user: { id: string; role: Role },
   body: ProgressBody,
   now: Date,
   timeZone: string,
@@ -141,7 +142,7 @@ export async function saveProgress(
 /** Reads the student's record, merges the save into it, and writes it if nobody wrote it meanwhile. */
 async function attemptSave(
   db: Db,
-  user: { id: string; role: 'admin' | 'student' },
+  user: { id: string; role: Role },
   body: ProgressBody,
   now: Date,
   timeZone: string,

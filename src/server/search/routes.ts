@@ -6,9 +6,10 @@ import { isUuid } from '../db/ids';
 import { videos } from '../db/schema';
 import { conflict, notFound, tooManyRequests } from '../errors';
 import { registerRoutes } from '../http/route-table';
+import { courseScope, requireVideoOf } from '../http/staff-scope';
 import { requireOpenTo } from '../http/opening-gate';
 import { requireWatch } from '../videos/access';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { watchableVideoIds } from './access';
 import { createMediaTools } from '../media/ffmpeg';
 import { queueIndexing } from './index-job';
@@ -78,15 +79,31 @@ export const searchRoutes: FastifyPluginAsync<AccountRouteOptions> = async (app,
         .header('content-length', read.size)
         .send(read.body);
     },
-    'GET /api/admin/search': async ({ session: { user }, query }) => {
-      await limit(user.id);
-      return { hits: await searchIndex(ctx.db, query.q, {}) };
+    'GET /api/admin/search': async ({ session, query }) => {
+      await limit(session.user.id);
+      // An instructor finds only the videos of their courses.
+      const scope = courseScope(session);
+      const videoIds =
+        scope === null
+          ? undefined
+          : scope.length
+            ? (
+                await ctx.db
+                  .select({ id: videos.id })
+                  .from(videos)
+                  .where(inArray(videos.courseId, [...scope]))
+              ).map((v) => v.id)
+            : [];
+      return { hits: await searchIndex(ctx.db, query.q, { videoIds }) };
     },
-    'GET /api/admin/videos/:videoId/index': async ({ params }) => {
+    'GET /api/admin/videos/:videoId/index': async ({ session, params }) => {
+      await requireVideoOf(ctx.db, session, params.videoId);
       const videoId = (await videoOf(params.videoId)).id;
       return videoIndexState(ctx.db, videoId);
     },
-    'POST /api/admin/videos/:videoId/index': async ({ session: { user }, params }) => {
+    'POST /api/admin/videos/:videoId/index': async ({ session, params }) => {
+      const { user } = session;
+      await requireVideoOf(ctx.db, session, params.videoId);
       const hit = await ctx.rateCounter.hit(`search-reindex:${user.id}`, SEARCH_WINDOW_MS);
       if (hit.count > REINDEX_PER_ADMIN)
         throw tooManyRequests(searchMessages.tooManyReindex, Math.ceil(hit.resetInMs / 1000));

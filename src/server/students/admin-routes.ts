@@ -3,6 +3,7 @@ import { adminMessages, adminToasts } from '../../contract/messages';
 import type { AccountRouteOptions } from '../accounts/student-routes';
 import { previewStudentImport } from '../accounts/student-import';
 import { registerRoutes } from '../http/route-table';
+import { courseScope, requireCourseOf } from '../http/staff-scope';
 import { listStudents } from './student-list';
 import {
   accessHistory,
@@ -21,7 +22,14 @@ export const studentAdminRoutes: FastifyPluginAsync<AccountRouteOptions> = async
 ) => {
   const zone = ctx.config.openTimeZone;
   registerRoutes(app, auth, {
-    'GET /api/admin/students': ({ query }) => listStudents(ctx.db, query, ctx.clock.now(), zone),
+    // An instructor sees the students of their courses (read-only): never the unassigned ones.
+    'GET /api/admin/students': ({ session, query }) => {
+      const scope = courseScope(session);
+      if (scope && query.courseId) requireCourseOf(session, query.courseId);
+      if (scope && query.unassigned)
+        return { students: [], total: 0, page: query.page, pageSize: query.pageSize };
+      return listStudents(ctx.db, query, ctx.clock.now(), zone, scope);
+    },
 
     'POST /api/admin/students': async ({ body }) => {
       const { student, mailed } = await addStudent(ctx, body);

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, exists, ilike, inArray, notExists, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, exists, ilike, inArray, notExists, or, sql, type SQL } from 'drizzle-orm';
 import type { AdminStudent, StudentListQuery, StudentListResponse } from '../../contract/admin-students';
 import { requireCourse } from '../courses/course-service';
 import type { Db } from '../db/client';
@@ -14,8 +14,25 @@ export async function listStudents(
   query: StudentListQuery,
   now: Date,
   timeZone: string,
+  /** The courses the caller may see (an instructor's): their students only, with those enrolments alone. */
+  scope: readonly string[] | null = null,
 ): Promise<StudentListResponse> {
   const conditions: (SQL | undefined)[] = [eq(users.role, 'student')];
+  if (scope !== null) {
+    conditions.push(
+      exists(
+        db
+          .select({ one: enrollments.id })
+          .from(enrollments)
+          .where(
+            and(
+              eq(enrollments.studentId, users.id),
+              scope.length ? inArray(enrollments.courseId, [...scope]) : sql`false`,
+            ),
+          ),
+      ),
+    );
+  }
   if (query.q) {
     const pattern = containing(query.q);
     conditions.push(
@@ -57,7 +74,7 @@ export async function listStudents(
     db.select({ total: count() }).from(users).where(where),
   ]);
   return {
-    students: await withCourses(db, rows, now, timeZone),
+    students: await withCourses(db, rows, now, timeZone, scope),
     total: counted?.total ?? 0,
     page: query.page,
     pageSize: query.pageSize,
@@ -70,6 +87,7 @@ export async function withCourses(
   students: StudentRow[],
   now: Date,
   timeZone: string,
+  scope: readonly string[] | null = null,
 ): Promise<AdminStudent[]> {
   if (students.length === 0) return [];
   const access = await db
@@ -86,7 +104,9 @@ export async function withCourses(
   return students.map((student) =>
     presentAdminStudent(
       student,
-      access.filter((a) => a.enrollment.studentId === student.id),
+      access.filter(
+        (a) => a.enrollment.studentId === student.id && (scope === null || scope.includes(a.course.id)),
+      ),
       now,
       timeZone,
     ),

@@ -7,7 +7,15 @@ import {
 } from '../../contract/access-policy';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
-import { enrollments, videoAccess, videos, type StoreKind, type VideoStatus } from '../db/schema';
+import {
+  enrollments,
+  instructorCourses,
+  videoAccess,
+  videos,
+  type Role,
+  type StoreKind,
+  type VideoStatus,
+} from '../db/schema';
 import { refuseWatch } from '../errors';
 
 /** The student's access to one course, by the one rule (src/contract/access-policy.ts). */
@@ -50,12 +58,12 @@ export interface PlaybackVideo {
 }
 
 /**
- * Whether `user` may watch `videoId` now: admins always; students only with active access to the
+ * Whether `user` may watch `videoId` now: admins always; instructors the videos of their courses; students only with active access to the
  * video's course and a video grant. One query, so the streamer can afford it on every playlist.
  */
 export async function decideWatch(
   db: Db,
-  user: { id: string; role: 'admin' | 'student' },
+  user: { id: string; role: Role },
   videoId: string,
   now: Date,
   timeZone: string,
@@ -66,7 +74,7 @@ export async function decideWatch(
 /** `decideWatch`, plus the video's row from the same query (its length for progress, its files for playback). */
 export async function checkWatch(
   db: Db,
-  user: { id: string; role: 'admin' | 'student' },
+  user: { id: string; role: Role },
   videoId: string,
   now: Date,
   timeZone: string,
@@ -74,6 +82,25 @@ export async function checkWatch(
   if (user.role === 'admin') {
     const [video] = await db.select(playbackColumns).from(videos).where(eq(videos.id, videoId)).limit(1);
     return { decision: video ? 'allowed' : 'not-found', durationSeconds: video?.durationSeconds ?? 0, video };
+  }
+  if (user.role === 'instructor') {
+    // An instructor watches the videos of the courses they teach (and no other).
+    const [row] = await db
+      .select({ ...playbackColumns, teaches: instructorCourses.courseId })
+      .from(videos)
+      .leftJoin(
+        instructorCourses,
+        and(eq(instructorCourses.courseId, videos.courseId), eq(instructorCourses.userId, user.id)),
+      )
+      .where(eq(videos.id, videoId))
+      .limit(1);
+    if (!row) return { decision: 'not-found', durationSeconds: 0, video: undefined };
+    const { teaches, ...video } = row;
+    return {
+      decision: teaches ? 'allowed' : 'no-course-access',
+      durationSeconds: row.durationSeconds,
+      video,
+    };
   }
   const [row] = await db
     .select({
@@ -107,7 +134,7 @@ export async function checkWatch(
  */
 export async function requireWatch(
   ctx: Pick<AppContext, 'db' | 'clock' | 'config'>,
-  user: { id: string; role: 'admin' | 'student' },
+  user: { id: string; role: Role },
   videoId: string,
   now: Date = ctx.clock.now(),
 ): Promise<PlaybackVideo> {

@@ -2,23 +2,40 @@ import type { FastifyPluginAsync } from 'fastify';
 import { adminToasts } from '../../contract/messages';
 import type { RouteOptions } from '../http/route-options';
 import { registerRoutes } from '../http/route-table';
+import { courseScope, requireCourseOf, requireVideoOf, withinScope } from '../http/staff-scope';
+import type { Authenticated } from '../http/session';
+import { videoIdFromUrl } from './stream-urls';
+import { forbidden } from '../errors';
+import { instructorMessages } from '../../contract/instructors';
 import { grantVideoAccess, revokeVideoAccess, studentsByVideoAccess } from './admin-access';
 import { deleteVideo, listAdminVideos, saveUploadedVideo, updateVideo } from './admin-service';
 
 /** Video metadata, per-student video access and deletion for admins (base /api/admin, SPEC.md section 7). */
 export const videoAdminRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx, auth }) => {
   const now = () => ctx.clock.now();
+  const videosOf = async (session: Authenticated) =>
+    withinScope(session, await listAdminVideos(ctx.db), (video) => video.course?._id ?? null);
   registerRoutes(app, auth, {
-    'GET /api/admin/video/editlist': async () => ({ videos: await listAdminVideos(ctx.db) }),
-    'GET /api/admin/getvideolist': async () => ({ videos: await listAdminVideos(ctx.db) }),
+    'GET /api/admin/video/editlist': async ({ session }) => ({ videos: await videosOf(session) }),
+    'GET /api/admin/getvideolist': async ({ session }) => ({ videos: await videosOf(session) }),
 
     'POST /api/admin/students/access': ({ body }) =>
       studentsByVideoAccess(ctx.db, body.videoId, body.courseId),
 
-    'POST /api/admin/video/upload': async ({ session, body }) => ({
-      message: adminToasts.videoUploaded,
-      video: await saveUploadedVideo(ctx, session.user.id, body),
-    }),
+    // An instructor names their own upload into one of their courses, granting it to nobody
+    // (video access is the admins').
+    'POST /api/admin/video/upload': async ({ session, body }) => {
+      if (courseScope(session)) {
+        const videoId = videoIdFromUrl(body.url);
+        if (videoId) await requireVideoOf(ctx.db, session, videoId);
+        requireCourseOf(session, body.courses || null);
+        if (body.rollnos.length) throw forbidden(instructorMessages.noGrants);
+      }
+      return {
+        message: adminToasts.videoUploaded,
+        video: await saveUploadedVideo(ctx, session.user.id, body),
+      };
+    },
 
     'POST /api/admin/video/grant': async ({ session, body }) => ({
       message: adminToasts.accessGranted,
@@ -31,13 +48,19 @@ export const videoAdminRoutes: FastifyPluginAsync<RouteOptions> = async (app, { 
     }),
 
     'POST /api/admin/delete/video': async ({ session, body }) => {
+      await requireVideoOf(ctx.db, session, body.videoId);
       await deleteVideo(ctx.db, session.user.id, body.videoId, now());
       return { message: adminToasts.videoDeleted };
     },
 
-    'POST /api/admin/video/update': async ({ session, body }) => ({
-      message: adminToasts.videoUpdated,
-      video: await updateVideo(ctx, session.user.id, body),
-    }),
+    'POST /api/admin/video/update': async ({ session, body }) => {
+      await requireVideoOf(ctx.db, session, body.videoId);
+      // Moving it: only into another of their courses.
+      if (body.course !== undefined) requireCourseOf(session, body.course);
+      return {
+        message: adminToasts.videoUpdated,
+        video: await updateVideo(ctx, session.user.id, body),
+      };
+    },
   });
 };

@@ -28,15 +28,20 @@ import {
   passkeysLink,
   questionsLink,
   courseLinks,
+  instructorsLink,
+  linksFor,
   studentsLink,
   traceLink,
   videoLinks,
   type AdminLink,
+  type StaffRole,
 } from './admin-links';
 import { useAdminLogout } from './use-admin-logout';
+import { useAdminCheck } from '../api/session';
 import { TopBar } from '../ui/TopBar';
 
 function NavMenu({ label, links, active }: { label: string; links: AdminLink[]; active: string }) {
+  if (links.length === 0) return null;
   const current = links.some((l) => l.to === active);
   return (
     <Menu position="bottom-start" shadow="md" width={220}>
@@ -67,7 +72,18 @@ function NavMenu({ label, links, active }: { label: string; links: AdminLink[]; 
   );
 }
 
-function TopLink({ link, active, label = link.label }: { link: AdminLink; active: string; label?: string }) {
+function TopLink({
+  link,
+  active,
+  label = link.label,
+  role,
+}: {
+  link: AdminLink;
+  active: string;
+  label?: string;
+  role: StaffRole | undefined;
+}) {
+  if (linksFor(role, [link]).length === 0) return null;
   const current = link.to === active;
   return (
     <Button
@@ -89,6 +105,9 @@ export function AdminShell({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   const logout = useAdminLogout();
   const [drawer, { toggle, close }] = useDisclosure(false);
+  // An instructor sees only the screens they may use (admin-links.ts).
+  const role = useAdminCheck().data?.role;
+  const staffLabel = role === 'instructor' ? 'Instructor' : 'Admin';
   const logoutButton = (ml?: string) => (
     <Button
       variant="default"
@@ -114,21 +133,27 @@ export function AdminShell({ children }: { children: ReactNode }) {
             <Logo />
           </UnstyledButton>
           <Badge color="dark" variant="light" size="sm">
-            Admin
+            {staffLabel}
           </Badge>
         </Group>
-        <Group gap={4} component="nav" aria-label="Admin" visibleFrom="md" wrap="nowrap">
-          <TopLink link={adminHome} active={pathname} />
-          <NavMenu label="Courses" links={courseLinks} active={pathname} />
-          <NavMenu label="Videos" links={videoLinks} active={pathname} />
-          <TopLink link={studentsLink} active={pathname} label="Students" />
+        <Group gap={4} component="nav" aria-label="Admin" visibleFrom="md" wrap="nowrap" data-role={role}>
+          <TopLink link={adminHome} active={pathname} role={role} />
+          {/* Instructors sit in the Courses menu: they are assigned courses, and the top bar is full at 1280 px. */}
+          <NavMenu
+            label="Courses"
+            links={linksFor(role, [...courseLinks, instructorsLink])}
+            active={pathname}
+          />
+          <NavMenu label="Videos" links={linksFor(role, videoLinks)} active={pathname} />
+          <TopLink link={studentsLink} active={pathname} label="Students" role={role} />
           <TopLink
             link={analyticsLink}
             active={pathname.startsWith(analyticsLink.to) ? analyticsLink.to : pathname}
+            role={role}
           />
-          <TopLink link={questionsLink} active={pathname} />
-          <TopLink link={traceLink} active={pathname} label="Trace" />
-          <TopLink link={backupsLink} active={pathname} />
+          <TopLink link={questionsLink} active={pathname} role={role} />
+          <TopLink link={traceLink} active={pathname} label="Trace" role={role} />
+          <TopLink link={backupsLink} active={pathname} role={role} />
           {/* Passkeys live on the account page (the drawer lists them too): the top bar is full at 1280 px. */}
           <ActionIcon
             component={Link}
@@ -147,30 +172,33 @@ export function AdminShell({ children }: { children: ReactNode }) {
         </Group>
         <Burger opened={drawer} onClick={toggle} hiddenFrom="md" aria-label="Open navigation" />
       </TopBar>
-      <Drawer opened={drawer} onClose={close} title="Admin" position="right" size="xs" hiddenFrom="md">
+      <Drawer opened={drawer} onClose={close} title={staffLabel} position="right" size="xs" hiddenFrom="md">
         <Stack gap={2} component="nav" aria-label="Admin">
           {[
             [adminHome],
             courseLinks,
             videoLinks,
-            [studentsLink, analyticsLink, questionsLink, traceLink, backupsLink],
+            [studentsLink, analyticsLink, questionsLink, traceLink, backupsLink, instructorsLink],
             [passkeysLink, accountLink],
-          ].map((group, g) =>
-            group.map((link, i) => (
-              <Box key={link.to}>
-                {g > 0 && i === 0 && <Divider my={6} />}
-                <NavLink
-                  component={Link}
-                  to={link.to}
-                  replace
-                  label={link.label}
-                  active={link === analyticsLink ? pathname.startsWith(link.to) : link.to === pathname}
-                  color="red"
-                  onClick={close}
-                />
-              </Box>
-            )),
-          )}
+          ]
+            .map((group) => linksFor(role, group))
+            .filter((group) => group.length > 0)
+            .map((group, g) =>
+              group.map((link, i) => (
+                <Box key={link.to}>
+                  {g > 0 && i === 0 && <Divider my={6} />}
+                  <NavLink
+                    component={Link}
+                    to={link.to}
+                    replace
+                    label={link.label}
+                    active={link === analyticsLink ? pathname.startsWith(link.to) : link.to === pathname}
+                    color="red"
+                    onClick={close}
+                  />
+                </Box>
+              )),
+            )}
           <Divider my={6} />
           {logoutButton()}
           <Text size="xs" c="dimmed" ta="center" mt="xs">

@@ -30,6 +30,32 @@ export const backupsLink: AdminLink = { to: '/adminbackups', label: 'Backups' };
 
 export const questionsLink: AdminLink = { to: '/adminquestions', label: 'Questions' };
 
+export const instructorsLink: AdminLink = { to: '/admininstructors', label: 'Instructors' };
+
+/** Who is signed in to the back office (GET /api/admin/auth/admincheck). */
+export type StaffRole = 'admin' | 'instructor';
+
+/**
+ * The screens an instructor may use (the route table's `instructor` rights): their courses' videos
+ * (upload, details, search), analytics and questions, their own account. Course editing and
+ * access, students' accounts, tracing, backups and instructors are the admins'.
+ */
+const INSTRUCTOR_SCREENS = new Set([
+  '/admindashboard',
+  '/adminvideo',
+  '/editvideodetails',
+  '/adminsearch',
+  '/adminanalytics',
+  '/adminquestions',
+  '/adminpasskeys',
+  '/adminaccount',
+]);
+
+/** The links `role` may use (an admin all of them). */
+export function linksFor<T extends AdminLink>(role: StaffRole | undefined, links: T[]): T[] {
+  return role === 'instructor' ? links.filter((link) => INSTRUCTOR_SCREENS.has(link.to)) : links;
+}
+
 export const passkeysLink: AdminLink = { to: '/adminpasskeys', label: 'Passkeys' };
 /** The signed-in admin's own password, sessions and recovery codes. */
 export const accountLink: AdminLink = { to: '/adminaccount', label: 'Your account' };

@@ -116,13 +116,14 @@ export function useAdminVideos(
 }
 
 /** GET /course/accesslist: every course's students, or one course's. */
-export function useAccessList(courseId?: string) {
+export function useAccessList(courseId?: string, { enabled = true }: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: adminKeys.accessList(courseId),
     queryFn: ({ signal }) =>
       call('GET /api/admin/course/accesslist', { query: { courseId }, signal }).then(
         (r) => r.courseAccessList,
       ),
+    enabled,
   });
 }
 

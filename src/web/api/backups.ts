@@ -23,11 +23,12 @@ export function useBackups() {
 }
 
 /** The unresolved failure and the run under way, without the list (the dashboard's notice). */
-export function useBackupSummary() {
+export function useBackupSummary({ enabled = true }: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: backupKeys.summary,
     queryFn: ({ signal }) => call('GET /api/admin/backups', { query: { summary: 'true' }, signal }),
     retry: 1,
+    enabled,
   });
 }
 

@@ -99,6 +99,7 @@ export const appRoutes = (queryClient: QueryClient): RouteObject[] => [
           adminPage('/admintrace', () => import('../admin/trace/TracePage')),
           adminPage('/adminbackups', () => import('../admin/backups/BackupsPage')),
           adminPage('/adminquestions', () => import('../admin/questions/QuestionQueuePage')),
+          adminPage('/admininstructors', () => import('../admin/instructors/InstructorsPage')),
           adminPage('/adminpasskeys', () => import('../admin/login/PasskeysPanel')),
           adminPage('/adminaccount', () => import('../admin/account/AccountPage')),
         ],

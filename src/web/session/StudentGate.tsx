@@ -36,7 +36,7 @@ export function StudentGate({
           kind: 'error',
         };
       }
-    } else if (role === 'admin') {
+    } else if (role === 'admin' || role === 'instructor') {
       target = { to: '/admindashboard', message: studentToasts.adminOnStudentPage, kind: 'error' };
     } else if (firstlogin && mode !== 'reset') {
       target = { to: '/reset-password', message: studentToasts.resetFirst, kind: 'info' };

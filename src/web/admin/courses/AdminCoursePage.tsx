@@ -13,6 +13,10 @@ import { NO_DESCRIPTION } from '../dashboard/CoursesTable';
 import { Empty } from '../ui/Empty';
 import { formatDMY } from '../ui/format';
 import { Loaded } from '../ui/Loaded';
+import { useAdminCheck } from '../../api/session';
+import { useStudents } from '../../api/admin-students';
+import { STUDENT_PAGE_SIZE_MAX } from '../../../contract/admin-students';
+import { linksFor } from '../admin-links';
 import { TableSkeleton } from '../ui/TableSkeleton';
 import { Thumb } from '../ui/Thumb';
 import { VideoStatusBadge } from '../videos/VideoStatusBadge';
@@ -31,8 +35,47 @@ const LABELS = { active: 'Active', expired: 'Expired', revoked: 'Revoked' } as c
 
 const STATE_COLORS: Record<AccessState, string> = { Active: 'teal', Expired: 'gray', Revoked: 'red' };
 
+/**
+ * An instructor's view of the course's students (course access is the admins'): who is enrolled,
+ * from the students list their courses scope (GET /api/admin/students?courseId=).
+ */
+function TaughtStudents({ courseId }: { courseId: string }) {
+  const list = useStudents({ courseId, pageSize: STUDENT_PAGE_SIZE_MAX });
+  return (
+    <Loaded
+      query={list}
+      failure="Could not load the students."
+      loading={<TableSkeleton rows={3} label="Loading students" />}
+    >
+      {({ students, total }) =>
+        students.length === 0 ? (
+          <Text c="dimmed">No students enrolled yet.</Text>
+        ) : (
+          <Stack gap="xs">
+            <DataTable minWidth={320} columns={['Roll number', 'Name']}>
+              {students.map((student) => (
+                <Table.Tr key={student._id}>
+                  <Table.Td>{student.rollno}</Table.Td>
+                  <Table.Td>{student.name}</Table.Td>
+                </Table.Tr>
+              ))}
+            </DataTable>
+            {total > students.length && (
+              <Text size="xs" c="dimmed">
+                {`The first ${students.length} of ${total}.`}
+              </Text>
+            )}
+          </Stack>
+        )
+      }
+    </Loaded>
+  );
+}
+
 function Students({ courseId }: { courseId: string }) {
-  const list = useAccessList(courseId);
+  const instructor = useAdminCheck().data?.role === 'instructor';
+  const list = useAccessList(instructor ? undefined : courseId, { enabled: !instructor });
+  if (instructor) return <TaughtStudents courseId={courseId} />;
   return (
     <Loaded
       query={list}
@@ -148,6 +191,7 @@ export default function AdminCoursePage() {
 }
 
 function CourseView({ course }: { course: AdminCourse | undefined }) {
+  const role = useAdminCheck().data?.role;
   if (!course)
     return (
       <Empty title="Course not found." description="It may have been removed, or the link is mistyped.">
@@ -187,7 +231,7 @@ function CourseView({ course }: { course: AdminCourse | undefined }) {
               >
                 Learning analytics
               </Button>
-              {COURSE_ACTIONS.map(({ to, label, variant, Icon }) => (
+              {linksFor(role, [...COURSE_ACTIONS]).map(({ to, label, variant, Icon }) => (
                 <Button
                   key={to}
                   component={Link}

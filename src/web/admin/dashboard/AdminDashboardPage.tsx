@@ -12,6 +12,8 @@ import { Link } from 'react-router';
 import type { AdminCourse } from '../../../contract/courses';
 import { adminToasts } from '../../../contract/messages';
 import { useAdminCourses } from '../../api/admin';
+import { useAdminCheck } from '../../api/session';
+import { linksFor } from '../admin-links';
 import { useBackupSummary } from '../../api/backups';
 import { BackupFailureNotice } from '../backups/BackupFailureNotice';
 import { CardSkeleton } from '../../ui/CardSkeleton';
@@ -37,8 +39,11 @@ const ACTIONS = [
 /** /admindashboard: where every admin task starts, and the Courses Overview. */
 export default function AdminDashboardPage() {
   const courses = useAdminCourses('dashboard');
+  // An instructor: their courses, the tasks they may do, no backups or playback health (admins').
+  const role = useAdminCheck().data?.role;
+  const admin = role === 'admin';
   // Only the warning is shown here; a failed load leaves the dashboard as it was.
-  const backups = useBackupSummary();
+  const backups = useBackupSummary({ enabled: admin });
   const layout = useMatches<'cards' | 'table'>({ base: 'cards', md: 'table' });
 
   const loading =
@@ -67,14 +72,21 @@ export default function AdminDashboardPage() {
   return (
     <Stack gap="xl">
       <div>
-        <PageHeader title="Admin Dashboard" description="Courses, videos and student access in one place." />
+        <PageHeader
+          title={role === 'instructor' ? 'Instructor Dashboard' : 'Admin Dashboard'}
+          description={
+            role === 'instructor'
+              ? 'The courses you teach: their videos, analytics and questions.'
+              : 'Courses, videos and student access in one place.'
+          }
+        />
         {backups.data?.lastFailure && !backups.data.active && (
           <Box mb="lg">
             <BackupFailureNotice run={backups.data.lastFailure} link />
           </Box>
         )}
         <SimpleGrid cols={{ base: 2, sm: 3, lg: 4 }} spacing="sm" component="nav" aria-label="Admin tasks">
-          {ACTIONS.map(({ to, label, icon: Icon }) => (
+          {linksFor(role, ACTIONS).map(({ to, label, icon: Icon }) => (
             <Button
               key={to}
               component={Link}
@@ -101,7 +113,7 @@ export default function AdminDashboardPage() {
           {overview}
         </Loaded>
       </section>
-      <PlaybackHealthPanel />
+      {admin && <PlaybackHealthPanel />}
     </Stack>
   );
 }

@@ -35,6 +35,8 @@ export default function AdminLoginPage() {
   const signedIn = (message: string) => {
     toast.success(message);
     queryClient.setQueryData(sessionKeys.adminCheck, { valid: true });
+    // Who signed in (an admin or an instructor, and their courses): the back office shows them what they may use.
+    void queryClient.invalidateQueries({ queryKey: sessionKeys.adminCheck });
     navigate('/admindashboard');
   };
 

@@ -4,6 +4,7 @@ import { IconInfoCircle } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { adminToasts } from '../../../contract/messages';
 import { useAdminCourses, useCourseStudents } from '../../api/admin';
+import { useAdminCheck } from '../../api/session';
 import { toastOnce } from '../../ui/toast';
 import { courseLabel } from '../ui/format';
 import { SELECT_COURSE_FIRST, type UploadFormValues } from './upload-form';
@@ -12,7 +13,9 @@ import { SELECT_COURSE_FIRST, type UploadFormValues } from './upload-form';
 export function CourseStudentsFields({ form }: { form: UseFormReturnType<UploadFormValues> }) {
   const courses = useAdminCourses('video');
   const { course } = form.getValues();
-  const students = useCourseStudents(course);
+  // Granting a video to students is the admins' (an instructor's upload grants nobody).
+  const grants = useAdminCheck().data?.role !== 'instructor';
+  const students = useCourseStudents(grants ? course : null);
 
   useEffect(() => {
     if (courses.isError) toastOnce('error', adminToasts.noCourses);
@@ -44,45 +47,47 @@ export function CourseStudentsFields({ form }: { form: UseFormReturnType<UploadF
         }}
         comboboxProps={{ withinPortal: true }}
       />
-      <Stack gap={4}>
-        <MultiSelect
-          label="Students with access"
-          placeholder={course ? 'Choose students' : undefined}
-          data={studentOptions}
-          disabled={!course || students.isPending}
-          searchable
-          clearable
-          hidePickedOptions
-          maxDropdownHeight={240}
-          nothingFoundMessage="No students found for this course"
-          key={form.key('rollnos')}
-          {...form.getInputProps('rollnos')}
-          comboboxProps={{ withinPortal: true }}
-        />
-        {!course ? (
-          <Text size="xs" c="dimmed" style={{ display: 'flex', gap: 4, alignItems: 'center' }}>
-            <IconInfoCircle size={14} aria-hidden="true" /> {SELECT_COURSE_FIRST}
-          </Text>
-        ) : students.data?.length === 0 ? (
-          <Text size="xs" c="dimmed">
-            {adminToasts.noStudentsForCourse}
-          </Text>
-        ) : (
-          studentOptions.length > 0 && (
-            <Anchor
-              component="button"
-              type="button"
-              size="xs"
-              ta="left"
-              onClick={() =>
-                form.setFieldValue('rollnos', allPicked ? [] : studentOptions.map((o) => o.value))
-              }
-            >
-              {allPicked ? 'Clear all' : `Select all ${studentOptions.length} students`}
-            </Anchor>
-          )
-        )}
-      </Stack>
+      {grants && (
+        <Stack gap={4}>
+          <MultiSelect
+            label="Students with access"
+            placeholder={course ? 'Choose students' : undefined}
+            data={studentOptions}
+            disabled={!course || students.isPending}
+            searchable
+            clearable
+            hidePickedOptions
+            maxDropdownHeight={240}
+            nothingFoundMessage="No students found for this course"
+            key={form.key('rollnos')}
+            {...form.getInputProps('rollnos')}
+            comboboxProps={{ withinPortal: true }}
+          />
+          {!course ? (
+            <Text size="xs" c="dimmed" style={{ display: 'flex', gap: 4, alignItems: 'center' }}>
+              <IconInfoCircle size={14} aria-hidden="true" /> {SELECT_COURSE_FIRST}
+            </Text>
+          ) : students.data?.length === 0 ? (
+            <Text size="xs" c="dimmed">
+              {adminToasts.noStudentsForCourse}
+            </Text>
+          ) : (
+            studentOptions.length > 0 && (
+              <Anchor
+                component="button"
+                type="button"
+                size="xs"
+                ta="left"
+                onClick={() =>
+                  form.setFieldValue('rollnos', allPicked ? [] : studentOptions.map((o) => o.value))
+                }
+              >
+                {allPicked ? 'Clear all' : `Select all ${studentOptions.length} students`}
+              </Anchor>
+            )
+          )}
+        </Stack>
+      )}
     </SimpleGrid>
   );
 }

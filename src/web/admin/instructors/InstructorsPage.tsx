@@ -1,0 +1,329 @@
+import {
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  Modal,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import type { AdminCourse } from '../../../contract/courses';
+import type { InstructorEntry } from '../../../contract/instructors';
+import { useAdminCourses } from '../../api/admin';
+import { instructorApi, instructorKeys, useInstructors } from '../../api/instructors';
+import { PasswordField } from '../../ui/PasswordField';
+import { ConfirmModal } from '../ui/ConfirmModal';
+import { DataTable } from '../ui/DataTable';
+import { Empty } from '../ui/Empty';
+import { FormActions } from '../ui/FormActions';
+import { formatDateTime, plural } from '../ui/format';
+import { Loaded } from '../ui/Loaded';
+import { PageHeader } from '../ui/PageHeader';
+import { ServerReason } from '../ui/ServerReason';
+import { TableSkeleton } from '../ui/TableSkeleton';
+import { useAdminMutation } from '../ui/use-admin-mutation';
+
+/**
+ * /admininstructors: staff who teach some courses only. They sign in at /adminlogin with the same
+ * second factor, and reach the videos, captions, students, analytics and questions of the courses
+ * set here, nothing else. Creating, changing and removing one wants a fresh second factor.
+ */
+export default function InstructorsPage() {
+  const instructors = useInstructors();
+  const courses = useAdminCourses('list');
+  const [editing, setEditing] = useState<InstructorEntry | null>(null);
+  const [removing, setRemoving] = useState<InstructorEntry | null>(null);
+  const remove = useAdminMutation((who: InstructorEntry) => instructorApi.remove(who._id), {
+    success: 'Instructor removed.',
+    failure: 'Could not remove the instructor.',
+    onDone: () => setRemoving(null),
+    refresh: instructorKeys.all,
+  });
+
+  return (
+    <>
+      <PageHeader
+        title="Instructors"
+        description="Staff who teach some courses: they upload and edit those courses' videos and captions, see their students, analytics and questions, and answer questions. Nothing else."
+      />
+      <Stack gap="lg">
+        <CreateSection courses={courses.data ?? []} />
+        <Paper
+          withBorder
+          radius="md"
+          p={{ base: 'md', sm: 'lg' }}
+          component="section"
+          aria-labelledby="instructors-list"
+        >
+          <Stack gap="sm">
+            <Title order={2} size="h4" id="instructors-list">
+              Instructors and their courses
+            </Title>
+            <Loaded
+              query={instructors}
+              failure="Could not load the instructors."
+              loading={<TableSkeleton rows={3} label="Loading the instructors" />}
+            >
+              {(list) =>
+                list.length === 0 ? (
+                  <Empty
+                    title="No instructors yet"
+                    description="Create one above and choose their courses."
+                  />
+                ) : (
+                  <DataTable minWidth={560} columns={['Instructor', 'Courses', 'Last sign-in', '']}>
+                    {list.map((who) => (
+                      <Table.Tr key={who._id} data-testid="instructor-row">
+                        <Table.Td>
+                          <Text size="sm" fw={500}>
+                            {who.name}
+                          </Text>
+                          <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                            {who.username} · {who.email}
+                          </Text>
+                        </Table.Td>
+                        <Table.Td>
+                          {who.courses.length === 0 ? (
+                            <Text size="sm" c="dimmed">
+                              None
+                            </Text>
+                          ) : (
+                            <Group gap={4}>
+                              {who.courses.map((c) => (
+                                <Badge
+                                  key={c._id}
+                                  variant="light"
+                                  color="gray"
+                                  style={{ textTransform: 'none' }}
+                                >
+                                  {c.name}
+                                </Badge>
+                              ))}
+                            </Group>
+                          )}
+                        </Table.Td>
+                        <Table.Td>{formatDateTime(who.lastSignInAt) || 'Never'}</Table.Td>
+                        <Table.Td>
+                          <Group gap={6} justify="flex-end" wrap="nowrap">
+                            <Button
+                              size="xs"
+                              variant="default"
+                              onClick={() => setEditing(who)}
+                              aria-label={`Edit the courses of ${who.name}`}
+                            >
+                              Courses
+                            </Button>
+                            <Button
+                              size="xs"
+                              variant="outline"
+                              color="red"
+                              onClick={() => setRemoving(who)}
+                              aria-label={`Remove ${who.name}`}
+                            >
+                              Remove
+                            </Button>
+                          </Group>
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </DataTable>
+                )
+              }
+            </Loaded>
+          </Stack>
+        </Paper>
+      </Stack>
+      {editing && (
+        <EditCoursesModal who={editing} courses={courses.data ?? []} onClose={() => setEditing(null)} />
+      )}
+      <ConfirmModal
+        opened={removing !== null}
+        title="Remove this instructor?"
+        action="Remove"
+        color="red"
+        pending={remove.isPending}
+        onConfirm={() => removing && remove.mutate(removing)}
+        onClose={() => setRemoving(null)}
+      >
+        {removing
+          ? `${removing.name} (${removing.username}) loses their account: they are signed out now and cannot sign in again. Their courses, videos and answers stay.`
+          : ''}
+      </ConfirmModal>
+    </>
+  );
+}
+
+/** Checkboxes of every course, by name and batch. */
+function CoursePicker({
+  courses,
+  value,
+  onChange,
+}: {
+  courses: AdminCourse[];
+  value: string[];
+  onChange(ids: string[]): void;
+}) {
+  if (courses.length === 0)
+    return (
+      <Text size="sm" c="dimmed">
+        No courses yet: create one first, or assign courses later.
+      </Text>
+    );
+  return (
+    <Checkbox.Group label="Courses they teach" value={value} onChange={onChange}>
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing={6} mt={6}>
+        {courses.map((course) => (
+          <Checkbox
+            key={course._id}
+            value={course._id}
+            label={`${course.name} (${course.coursecode}, batch ${course.batch})`}
+          />
+        ))}
+      </SimpleGrid>
+    </Checkbox.Group>
+  );
+}
+
+function CreateSection({ courses }: { courses: AdminCourse[] }) {
+  const [username, setUsername] = useState('');
+  const [email, setEmail] = useState('');
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const [courseIds, setCourseIds] = useState<string[]>([]);
+  const [shown, setShown] = useState<{ username: string; password: string } | null>(null);
+  const create = useAdminMutation(instructorApi.create, {
+    success: 'Instructor created.',
+    failure: 'Could not create the instructor.',
+    onDone: (answer) => {
+      if (answer.password) setShown({ username: answer.instructor.username, password: answer.password });
+      setUsername('');
+      setEmail('');
+      setName('');
+      setPassword('');
+      setCourseIds([]);
+    },
+    refresh: instructorKeys.all,
+  });
+  const ready = username.trim() !== '' && email.trim() !== '';
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!ready || create.isPending) return;
+    create.mutate({
+      username: username.trim(),
+      email: email.trim(),
+      ...(name.trim() ? { name: name.trim() } : {}),
+      ...(password ? { password } : {}),
+      courseIds,
+    });
+  };
+
+  return (
+    <Paper
+      withBorder
+      radius="md"
+      p={{ base: 'md', sm: 'lg' }}
+      component="section"
+      aria-labelledby="instructors-create"
+    >
+      <Stack gap="sm">
+        <Title order={2} size="h4" id="instructors-create">
+          Create an instructor
+        </Title>
+        {shown && (
+          <Paper withBorder p="sm" bg="var(--mantine-color-yellow-0)" role="status">
+            <Text size="sm">
+              Password of <b>{shown.username}</b> (shown once, give it to them):{' '}
+              <Text span ff="monospace" fw={600} data-testid="instructor-password">
+                {shown.password}
+              </Text>
+            </Text>
+            <Button size="xs" variant="subtle" mt={4} onClick={() => setShown(null)}>
+              Done
+            </Button>
+          </Paper>
+        )}
+        <form onSubmit={submit} noValidate aria-labelledby="instructors-create">
+          <Stack gap="sm">
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+              <TextInput
+                label="Username"
+                required
+                value={username}
+                onChange={(e) => setUsername(e.currentTarget.value)}
+                autoComplete="off"
+              />
+              <TextInput
+                label="E-mail"
+                required
+                type="email"
+                value={email}
+                onChange={(e) => setEmail(e.currentTarget.value)}
+                autoComplete="off"
+              />
+              <TextInput
+                label="Name"
+                value={name}
+                onChange={(e) => setName(e.currentTarget.value)}
+                autoComplete="off"
+              />
+              <PasswordField
+                label="Password (empty: one is generated)"
+                autoComplete="new-password"
+                value={password}
+                onValue={setPassword}
+              />
+            </SimpleGrid>
+            <CoursePicker courses={courses} value={courseIds} onChange={setCourseIds} />
+            <ServerReason reason={create.isError ? create.reason : null} />
+            <Group justify="flex-end">
+              <Button type="submit" color="red" disabled={!ready} loading={create.isPending}>
+                Create instructor
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Stack>
+    </Paper>
+  );
+}
+
+function EditCoursesModal({
+  who,
+  courses,
+  onClose,
+}: {
+  who: InstructorEntry;
+  courses: AdminCourse[];
+  onClose(): void;
+}) {
+  const [courseIds, setCourseIds] = useState(who.courses.map((c) => c._id));
+  const assign = useAdminMutation(instructorApi.assign, {
+    success: 'Courses saved.',
+    failure: 'Could not save the courses.',
+    onDone: onClose,
+    refresh: instructorKeys.all,
+  });
+  return (
+    <Modal opened onClose={onClose} title={`Courses of ${who.name}`} centered>
+      <Stack>
+        <CoursePicker courses={courses} value={courseIds} onChange={setCourseIds} />
+        <Text size="xs" c="dimmed">
+          {plural(courseIds.length, 'course')} chosen. They reach only these courses from their next request.
+        </Text>
+        <ServerReason reason={assign.isError ? assign.reason : null} />
+        <FormActions
+          label="Save courses"
+          pending={assign.isPending}
+          onCancel={onClose}
+          onConfirm={() => assign.mutate({ userId: who._id, courseIds })}
+        />
+      </Stack>
+    </Modal>
+  );
+}
