@@ -501,6 +501,7 @@ export const routes = {
   // (404 when the video has no speech cues); publishing saves it as a caption track.
   'GET /api/admin/videos/:videoId/captions/speech-draft': {
     auth: 'admin',
+    instructor: 'courses',
     params: VideoIdParam,
     query: SpeechDraftQuery,
     response: SpeechDraftResponse,
@@ -508,6 +509,7 @@ export const routes = {
   },
   'POST /api/admin/videos/:videoId/captions/speech-draft/publish': {
     auth: 'admin',
+    instructor: 'courses',
     params: VideoIdParam,
     body: SpeechDraftPublishBody,
     response: CaptionSavedResponse,

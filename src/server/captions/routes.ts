@@ -94,7 +94,8 @@ export const captionRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx
       return reply.type('text/vtt; charset=utf-8').header('cache-control', 'private, no-cache').send(vtt);
     },
     // The draft caption track from machine speech (docs/SEARCH.md).
-    'GET /api/admin/videos/:videoId/captions/speech-draft': async ({ params, query, reply }) => {
+    'GET /api/admin/videos/:videoId/captions/speech-draft': async ({ session, params, query, reply }) => {
+      await requireVideoOf(ctx.db, session, params.videoId);
       const draft = await draftOf(params.videoId);
       if (query.format === 'json')
         return { draft: draft && { cues: draft.cues.length, updatedAt: draft.updatedAt.toISOString() } };
@@ -105,8 +106,9 @@ export const captionRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx
         .header('cache-control', 'no-store')
         .send(toWebVtt(draft.cues));
     },
-    'POST /api/admin/videos/:videoId/captions/speech-draft/publish': async ({ params, body }) => {
+    'POST /api/admin/videos/:videoId/captions/speech-draft/publish': async ({ session, params, body }) => {
       const videoId = params.videoId;
+      await requireVideoOf(ctx.db, session, videoId);
       const draft = await draftOf(videoId);
       if (!draft) throw notFound(captionMessages.speechDraftNone);
       // Saved and indexed as an uploaded track is (the upload's own checks and writer).
