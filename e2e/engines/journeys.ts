@@ -12,6 +12,11 @@ export interface JourneyWorld {
   segmentOrigin: string;
   outbox: Outbox;
   admin: TestClient;
+  /** Signed-in instructors (with their second factor): of the journeys' course, and of another one. */
+  instructor: TestClient;
+  otherInstructor: TestClient;
+  /** The journeys' course's instructor, to sign in with in the browser. */
+  instructorAccount: { username: string; password: string };
   adminPassword: string;
   course: { id: string; name: string };
   lecture: { id: string; title: string };
@@ -241,25 +246,37 @@ async function traceAny(admin: TestClient, text: string): Promise<string | undef
   return undefined;
 }
 
+/**
+ * Staff sign-in at /adminlogin: the password, then the second step typed as from an authenticator
+ * app (run.ts enrolled the account through the API; test/support/admin-factor.ts holds the secret).
+ */
+async function staffSignIn(
+  d: EngineDriver,
+  w: JourneyWorld,
+  username: string,
+  password: string,
+  { shots: withShots = false } = {},
+): Promise<void> {
+  await d.goto(`${w.url}/adminlogin`);
+  await signIn(d, username, password);
+  await seeText(d, /Two-step sign-in/);
+  if (withShots) await shots(d, 'admin-code-step');
+  const held = heldFactor(w.url, username);
+  if (!held) throw new Error(`${username} has a second factor this run never saw set up`);
+  let next = nextCode(held, new Date());
+  if (!next) {
+    await new Promise((r) => setTimeout(r, held.lastStep * PERIOD_MS - Date.now() + 50));
+    next = nextCode(held, new Date())!;
+  }
+  held.lastStep = next.step;
+  await fillIn(d, 'field', /^Authentication code/, next.code);
+  await clickOn(d, 'button', /^Verify$/);
+}
+
 export const adminJourney: Journey = {
   name: 'admin: sign-in, chunked upload and publish of a video',
   async run(d, w) {
-    await d.goto(`${w.url}/adminlogin`);
-    await signIn(d, 'admin', w.adminPassword);
-    // The second step, typed as from an authenticator app: the admin enrolled when run.ts set the
-    // school up, and test/support/admin-factor.ts holds the same secret.
-    await seeText(d, /Two-step sign-in/);
-    await shots(d, 'admin-code-step');
-    const held = heldFactor(w.url, 'admin');
-    if (!held) throw new Error('the admin has a second factor this run never saw set up');
-    let next = nextCode(held, new Date());
-    if (!next) {
-      await new Promise((r) => setTimeout(r, held.lastStep * PERIOD_MS - Date.now() + 50));
-      next = nextCode(held, new Date())!;
-    }
-    held.lastStep = next.step;
-    await fillIn(d, 'field', /^Authentication code/, next.code);
-    await clickOn(d, 'button', /^Verify$/);
+    await staffSignIn(d, w, 'admin', w.adminPassword, { shots: true });
     await atUrl(d, /\/admindashboard$/);
     await seeText(d, /Courses Overview/);
     await shots(d, 'admin-dashboard');
@@ -319,6 +336,24 @@ export const playJourney: Journey = {
   },
 };
 
+/** Clicks a tab until it is the selected one (a click during a re-render may not take). */
+async function openTab(d: EngineDriver, name: string): Promise<void> {
+  const selected = () =>
+    d.evaluate(
+      (tab: string) =>
+        Array.from(document.querySelectorAll('[role="tab"][aria-selected="true"]')).some((el) =>
+          (el.textContent ?? '').trim().startsWith(tab),
+        ),
+      name,
+    );
+  for (let attempt = 1; ; attempt++) {
+    await clickOn(d, 'button', new RegExp(`^${name}`));
+    const ok = await until(`the ${name} tab is selected`, selected, 5_000).catch(() => false);
+    if (ok) return;
+    if (attempt >= 3) throw new Error(`the ${name} tab does not open`);
+  }
+}
+
 /** The student's password after the first sign-in (studentJourney sets it). */
 const STUDENT_PASSWORD = 'Engine@2026';
 
@@ -337,7 +372,7 @@ async function studentSignIn(d: EngineDriver, w: JourneyWorld): Promise<void> {
  * question asked there, answered by staff, read by the asker with its unread count.
  */
 export const learningJourney: Journey = {
-  name: 'learning: search to the second, a note with N, a question at the moment, the answer read',
+  name: 'learning: search to the second, a note with N, a question at the moment, answered by its instructor',
   async run(d, w) {
     await studentSignIn(d, w);
 
@@ -376,7 +411,7 @@ export const learningJourney: Journey = {
     if ((await playerState(d)) !== 'paused') throw new Error('the player plays on while a note is written');
 
     const title = `Why does it stop (${d.engine})?`;
-    await clickOn(d, 'button', /^Questions/);
+    await openTab(d, 'Questions');
     await clickOn(d, 'button', /^Ask about this moment$/);
     await fillIn(d, 'field', /^Question title$/, title);
     await fillIn(d, 'field', /^Question details$/, 'When n reaches 0?');
@@ -384,23 +419,42 @@ export const learningJourney: Journey = {
     await seeText(d, new RegExp(title.replace(/[()?]/g, '\\$&')));
     await shots(d, 'learning-question');
 
-    // The asker leaves (an open question would show the answer as it comes, read at once), then
-    // staff answer from the queue (the API the queue screen uses).
-    await d.goto(`${w.url}/dashboard`);
-
-    const queue = await w.admin.get('/api/admin/questions');
+    // Another course's instructor neither sees it nor may answer it.
+    const queue = await w.instructor.get('/api/admin/questions');
     const asked = (queue.body.questions as { _id: string; title: string }[]).find((q) => q.title === title);
-    if (!asked) throw new Error(`the question is not in the staff queue: ${JSON.stringify(queue.body)}`);
-    const answer = `It stops at the base case (${d.engine}).`;
-    const answered = await w.admin.post(`/api/questions/${asked._id}/answers`, { text: answer });
-    if (answered.status !== 200 && answered.status !== 201)
-      throw new Error(`answer: ${answered.status} ${JSON.stringify(answered.body)}`);
+    if (!asked)
+      throw new Error(`the question is not in the instructor's queue: ${JSON.stringify(queue.body)}`);
+    const elsewhere = await w.otherInstructor.get('/api/admin/questions');
+    if ((elsewhere.body.questions as { _id: string }[]).some((q) => q._id === asked._id))
+      throw new Error("another course's instructor sees the question in their queue");
+    const refused = await w.otherInstructor.post(`/api/questions/${asked._id}/answers`, {
+      text: 'Not mine.',
+    });
+    if (refused.status !== 403) throw new Error(`another course's instructor answered: ${refused.status}`);
 
+    // The course's instructor signs in (second factor) and answers from the queue screen.
+    await staffSignIn(d, w, w.instructorAccount.username, w.instructorAccount.password);
+    await atUrl(d, /\/admindashboard$/);
+    await d.goto(`${w.url}/adminquestions`);
+    const answerTo = new RegExp(`^Answer to ${title.replace(/[()?]/g, '\\$&')}$`);
+    await fillIn(d, 'field', answerTo, `It stops at the base case (${d.engine}).`);
+    await clickOn(d, 'button', /^Answer$/);
+    await seeText(d, new RegExp(`It stops at the base case \\(${d.engine}\\)`));
+    await shots(d, 'learning-instructor-queue');
+
+    // The asker signs in again.
+    await studentSignIn(d, w);
     // The asker reads it at the moment, the unread count first.
     await d.goto(`${w.url}/course/${w.course.id}?video=${w.lecture.id}`);
     await clickOn(d, 'button', new RegExp(`^Play ${w.lecture.title}`));
-    await clickOn(d, 'button', /^Questions/);
-    await seeText(d, /1 new/i); // a badge: upper case on screen
+    await openTab(d, 'Questions');
+    await seeText(d, /1 new/i).catch(async (error: Error) => {
+      const seen = await d.evaluate(
+        (id: string) => fetch(`/api/videos/${id}/questions`).then((r) => r.text()),
+        w.lecture.id,
+      );
+      throw new Error(`${error.message}; questions: ${seen}; page: ${(await pageText(d)).slice(-1500)}`);
+    }); // a badge: upper case on screen
     await clickOn(d, 'button', new RegExp(`^${title.replace(/[()?]/g, '\\$&')}`));
     await seeText(d, /It stops at the base case/);
     await shots(d, 'learning-answered');

@@ -23,6 +23,7 @@ import { Outbox } from '../../test/support/outbox';
 import { launchWebKit } from './webkit';
 
 const ADMIN_PASSWORD = 'Admin@Engines1';
+const INSTRUCTOR_PASSWORD = 'Teach@Engines1';
 const CAPTION = 'CAPTIONS IN EVERY ENGINE';
 const only = (env: string | undefined) =>
   env
@@ -127,6 +128,33 @@ async function setUp(url: string, outbox: Outbox) {
       enddate: '2026-12-18',
     })
   ).course._id;
+  // The course's instructor answers its questions; an instructor of another course may not.
+  await admin.proveFactor();
+  const other = (
+    await call(admin, '/api/admin/course/create', {
+      name: 'Another Engine Course',
+      description: 'Taught by someone else.',
+      coursecode: 'ENG2',
+      batch: 3,
+      startdate: '2026-01-05',
+      enddate: '2026-12-18',
+    })
+  ).course._id as string;
+  const staff = async (username: string, courseIds: string[]) => {
+    await call(admin, '/api/admin/instructors', {
+      username,
+      email: `${username}@staff.example`,
+      name: `${username} (teaching assistant)`,
+      password: INSTRUCTOR_PASSWORD,
+      courseIds,
+    });
+    const client = new TestClient(url);
+    const signedIn = await client.adminLogin({ username, password: INSTRUCTOR_PASSWORD });
+    if (signedIn.status !== 200) throw new Error(`${username} sign-in: ${signedIn.status}`);
+    return client;
+  };
+  const instructor = await staff('engines-ta', [course.id]);
+  const otherInstructor = await staff('other-ta', [other]);
   const students: Record<string, JourneyWorld['student']> = {};
   // Each engine's student, and a spare for the one more try after the browser itself went away.
   const people = ENGINES.flatMap(([name], i) => [
@@ -184,7 +212,15 @@ async function setUp(url: string, outbox: Outbox) {
     if (Date.now() > deadline) throw new Error('the lecture was not ready within 60 s');
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { admin, course, lecture, students, uploadClip: await makeUploadClip() };
+  return {
+    admin,
+    instructor,
+    otherInstructor,
+    course,
+    lecture,
+    students,
+    uploadClip: await makeUploadClip(),
+  };
 }
 
 async function main(): Promise<number> {
@@ -217,6 +253,9 @@ async function main(): Promise<number> {
             segmentOrigin: site.segmentOrigin,
             outbox,
             admin: school.admin,
+            instructor: school.instructor,
+            otherInstructor: school.otherInstructor,
+            instructorAccount: { username: 'engines-ta', password: INSTRUCTOR_PASSWORD },
             adminPassword: ADMIN_PASSWORD,
             course: school.course,
             lecture: school.lecture,
