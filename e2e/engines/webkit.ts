@@ -15,6 +15,15 @@ function miniBrowser(): string {
 }
 
 /**
+ * The WebDriver process groups still running. Detached (their own group, so a stop takes the X
+ * server and the web process with it), they would outlive this process killed by a signal or a
+ * crash, and a left web process spins on a core: stopped on the way out.
+ */
+const running = new Set<() => void>();
+process.once('exit', () => running.forEach((stop) => stop()));
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
+/**
  * WebKitGTK (Safari's engine): Debian's WebKitWebDriver starts its MiniBrowser on a private X
  * server (xvfb-run), driven by webdriverio over classic WebDriver.
  */
@@ -29,12 +38,14 @@ export async function launchWebKit(): Promise<EngineDriver> {
     },
   );
   const stopDriver = () => {
+    running.delete(stopDriver);
     try {
       process.kill(-driver.pid!, 'SIGTERM');
     } catch {
       // already gone
     }
   };
+  running.add(stopDriver);
   try {
     const deadline = Date.now() + 20_000;
     while (

@@ -111,6 +111,17 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   };
 }
 
+/** Children to end when this process ends, however it ends: a server left running holds its port and a core. */
+const children = new Set<ChildProcess>();
+let exitHookSet = false;
+function stopOnExit(child: ChildProcess): void {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  if (exitHookSet) return;
+  exitHookSet = true;
+  process.once('exit', () => children.forEach((c) => c.kill('SIGKILL')));
+}
+
 export interface BuiltServer {
   url: string;
   dataDir: string;
@@ -169,6 +180,7 @@ export async function startBuiltServer({
   };
   for (const name of unset) delete serverEnv[name];
   const child = spawn(process.execPath, [main], { cwd, env: serverEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  stopOnExit(child);
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
