@@ -16,6 +16,7 @@ test.describe('notes and questions', () => {
   let classmate: CreatedStudent;
   let courseId: string;
   let videoId: string;
+  let instructor: { username: string; password: string };
 
   test.beforeAll(async () => {
     test.setTimeout(240_000);
@@ -28,13 +29,14 @@ test.describe('notes and questions', () => {
       video: { title: 'Recursion, step by step', description: 'Base cases first.' },
     });
     ({ lectern, courseId, videoId } = started);
+    instructor = await started.admin.createInstructor('ta-meera', 'Teach@E2e123', [courseId]);
     [asker, classmate] = started.students as [CreatedStudent, CreatedStudent];
   });
   test.afterAll(async () => {
     await lectern?.stop();
   });
 
-  test('notes at a moment (key N pauses), a question with code, me too, the staff answer, the mail', async ({
+  test('notes at a moment (key N pauses), a question with code, me too, the instructor's answer, the mail', async ({
     page,
     browser,
   }) => {
@@ -124,10 +126,11 @@ test.describe('notes and questions', () => {
     });
 
     const mailsBefore = lectern.smtp.mails.length;
-    await test.step('staff answer from the queue', async () => {
+    await test.step("the course's instructor answers from the queue", async () => {
       const context = await browser.newContext();
       const admin = await context.newPage();
-      await adminSignIn(admin, lectern);
+      await adminSignIn(admin, lectern, instructor);
+      await expect(admin.getByRole('heading', { name: 'Instructor Dashboard' })).toBeVisible();
       await openScreen(admin, lectern, '/adminquestions', 'Questions');
       await expect(admin.getByText('1 me too')).toBeVisible();
       await admin

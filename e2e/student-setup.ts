@@ -88,6 +88,19 @@ export class AdminApi {
     return body.course as { _id: string; name: string };
   }
 
+  /** An instructor of `courseIds` (POST /api/admin/instructors, which wants a fresh second factor). */
+  async createInstructor(username: string, password: string, courseIds: string[]) {
+    await this.client.proveFactor();
+    await this.call('/api/admin/instructors', {
+      username,
+      email: `${username}@staff.example`,
+      name: `${username} (instructor)`,
+      password,
+      courseIds,
+    });
+    return { username, password };
+  }
+
   /** Adds a student the way an admin does; the initial password comes from the mail they receive. */
   async addStudent(rollno: string, name: string): Promise<CreatedStudent> {
     const email = `${rollno.toLowerCase()}@students.example`;
