@@ -36,7 +36,7 @@ test.describe('notes and questions', () => {
     await lectern?.stop();
   });
 
-  test('notes at a moment (key N pauses), a question with code, me too, the instructor's answer, the mail', async ({
+  test('notes at a moment (key N pauses), a question with code, me too, the answer of the course instructor, the mail', async ({
     page,
     browser,
   }) => {
