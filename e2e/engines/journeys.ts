@@ -24,6 +24,8 @@ export interface JourneyWorld {
   caption: string;
   /** A student fresh from the admin's hands (first sign-in pending), one per engine. */
   student: { rollno: string; username: string; email: string; password: string };
+  /** A classmate in the same course (the engine's spare student). */
+  classmate: { rollno: string; username: string; email: string; password: string };
   /** A small MP4 for the admin's upload. */
   uploadClip: string;
 }
@@ -358,13 +360,16 @@ async function openTab(d: EngineDriver, name: string): Promise<void> {
 const STUDENT_PASSWORD = 'Engine@2026';
 
 /** Signs the world's student in; the first sign-in (reset by the mailed code) when it is still pending. */
-async function studentSignIn(d: EngineDriver, w: JourneyWorld): Promise<void> {
+async function studentSignIn(d: EngineDriver, w: JourneyWorld, student = w.student): Promise<void> {
   await d.goto(w.url);
-  await signIn(d, w.student.email, STUDENT_PASSWORD);
+  // Whoever is signed in here is signed out first, as the menu's Logout does.
+  await d.evaluate(() => fetch('/api/logout', { method: 'POST' }).then((r) => r.status));
+  await d.goto(w.url);
+  await signIn(d, student.email, STUDENT_PASSWORD);
   const signedIn = await until('the dashboard', async () => /\/dashboard$/.test(await d.url()), 10_000).catch(
     () => false,
   );
-  if (!signedIn) await firstSignIn(d, w, { toast: false });
+  if (!signedIn) await firstSignIn(d, { ...w, student }, { toast: false });
 }
 
 /**
@@ -372,7 +377,7 @@ async function studentSignIn(d: EngineDriver, w: JourneyWorld): Promise<void> {
  * question asked there, answered by staff, read by the asker with its unread count.
  */
 export const learningJourney: Journey = {
-  name: 'learning: search to the second, a note with N, a question at the moment, answered by its instructor',
+  name: "learning: search to the second, a note with N, a question at the moment, a classmate's me too, answered by its instructor",
   async run(d, w) {
     await studentSignIn(d, w);
 
@@ -431,6 +436,37 @@ export const learningJourney: Journey = {
       text: 'Not mine.',
     });
     if (refused.status !== 403) throw new Error(`another course's instructor answered: ${refused.status}`);
+
+    // A classmate sees the question on the seek bar and beside the lecture, and adds "me too".
+    await studentSignIn(d, w, w.classmate);
+    await d.goto(`${w.url}/course/${w.course.id}?video=${w.lecture.id}`);
+    await clickOn(d, 'button', new RegExp(`^Play ${w.lecture.title}`));
+    await until('the question is a marker on the seek bar', () =>
+      d.evaluate(
+        (t: string) =>
+          Array.from(document.querySelectorAll('[data-kind="question"]')).some((m) =>
+            (m.getAttribute('aria-label') ?? '').endsWith(t),
+          ),
+        title,
+      ),
+    );
+    await openTab(d, 'Questions');
+    const meToo = (count: number) =>
+      d.evaluate(
+        (t: string, label: string) => {
+          const item = Array.from(
+            document.querySelectorAll('[aria-label="Questions on this lecture"] li'),
+          ).find((li) => li.textContent?.includes(t));
+          const button = item?.querySelector(`button[aria-label="${label}"]`);
+          button?.setAttribute('data-journey', 'me-too');
+          return !!button;
+        },
+        title,
+        `Me too (${count})`,
+      );
+    await until('the question offers "me too"', () => meToo(0));
+    await d.click('[data-journey="me-too"]');
+    await until('"me too" counted', () => meToo(1));
 
     // The course's instructor signs in (second factor) and answers from the queue screen.
     await staffSignIn(d, w, w.instructorAccount.username, w.instructorAccount.password);

@@ -261,6 +261,7 @@ async function main(): Promise<number> {
             lecture: school.lecture,
             caption: CAPTION,
             student: school.students[engine]!,
+            classmate: school.students[`${engine}-spare`]!,
             uploadClip: school.uploadClip,
           };
           for (const journey of modeJourneys) {
@@ -284,6 +285,7 @@ async function main(): Promise<number> {
                 await driver.close().catch(() => {});
                 driver = await launch();
                 world.student = school.students[`${engine}-spare`]!;
+                world.classmate = school.students[engine]!;
                 await journey.run(driver, world);
               }
               passed++;
