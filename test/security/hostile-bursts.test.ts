@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -10,6 +10,7 @@ import {
 import { serverMessages } from '../../src/contract/messages';
 import { unlockAccount } from '../../src/server/accounts/account-budget';
 import { auditEvents } from '../../src/server/db/schema';
+import { REINDEX_PER_ADMIN } from '../../src/server/search/routes';
 import { heldFactor, PERIOD_MS, totpAt } from '../support/admin-factor';
 import { testEngines } from '../support/databases';
 import { describeWhenReady, redisMissing } from '../support/preconditions';
@@ -183,6 +184,18 @@ function suite(label: string, start: () => Promise<TestServer>) {
         const mail = await server.smtp.waitFor(student.email, mailsBefore);
         expect(mail.subject).toContain('password reset codes paused');
       }
+    });
+
+    it(`re-index: a burst of ${BURST} from one admin gets past the limit at most ${REINDEX_PER_ADMIN} times`, async () => {
+      const { client } = await server.adminClient();
+      // An unknown video: each request the limit lets through answers 404 (a job is never queued).
+      const path = `/api/admin/videos/${randomUUID()}/index`;
+      const requests = Array.from({ length: BURST }, () => jsonPost(server.url, path, {}, client.token));
+      const replies = await burst(server.url, requests, { from: newClient() });
+      const through = replies.filter((r) => r.status !== 429).length;
+      console.log(`[burst] ${label} re-index: ${through} of ${BURST} past the limit`, statuses(replies));
+      expect(replies.every((r) => r.status === 404 || r.status === 429)).toBe(true);
+      expect(through).toBe(REINDEX_PER_ADMIN);
     });
 
     it('reset answers tell no account from an unknown name, also after five wrong codes', async () => {

@@ -21,7 +21,7 @@ import { searchIndex } from './query';
 const SEARCHES_PER_USER = 120;
 const SEARCH_WINDOW_MS = 60_000;
 /** Re-index requests per admin a minute: a job each, so a few (a double click, a handful of videos). */
-const REINDEX_PER_ADMIN = 20;
+export const REINDEX_PER_ADMIN = 20;
 
 /** Search inside lectures (docs/SEARCH.md): students within what they may watch now, staff everywhere. */
 export const searchRoutes: FastifyPluginAsync<AccountRouteOptions> = async (app, { ctx, auth }) => {
