@@ -469,6 +469,7 @@ export const learningJourney: Journey = {
     await until('"me too" counted', () => meToo(1));
 
     // The course's instructor signs in (second factor) and answers from the queue screen.
+    const mailsBefore = w.outbox.mails.length;
     await staffSignIn(d, w, w.instructorAccount.username, w.instructorAccount.password);
     await atUrl(d, /\/admindashboard$/);
     await d.goto(`${w.url}/adminquestions`);
@@ -478,7 +479,9 @@ export const learningJourney: Journey = {
     await seeText(d, new RegExp(`It stops at the base case \\(${d.engine}\\)`));
     await shots(d, 'learning-instructor-queue');
 
-    // The asker signs in again.
+    // The asker is mailed, signs in again and reads it.
+    const mail = await w.outbox.waitFor(w.student.email, mailsBefore);
+    if (!/your question was answered/.test(mail.subject)) throw new Error(`the mail says ${mail.subject}`);
     await studentSignIn(d, w);
     // The asker reads it at the moment, the unread count first.
     await d.goto(`${w.url}/course/${w.course.id}?video=${w.lecture.id}`);
