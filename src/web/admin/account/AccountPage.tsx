@@ -1,5 +1,5 @@
-import { Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { Badge, Button, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { useState, type FormEvent } from 'react';
 import { accountApi, accountKeys, useMfaStatus, useOwnSessions } from '../../api/account';
 import { NewPasswordFields, newPasswordReady } from '../../ui/NewPasswordFields';
 import { PasswordField } from '../../ui/PasswordField';
@@ -12,6 +12,7 @@ import { Empty } from '../ui/Empty';
 import { formatDateTime, plural } from '../ui/format';
 import { Loaded } from '../ui/Loaded';
 import { PageHeader } from '../ui/PageHeader';
+import { Section } from '../ui/Section';
 import { ServerReason } from '../ui/ServerReason';
 import { TableSkeleton } from '../ui/TableSkeleton';
 import { useAdminMutation } from '../ui/use-admin-mutation';
@@ -37,19 +38,6 @@ export default function AccountPage() {
         <SessionsSection />
       </Stack>
     </>
-  );
-}
-
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby={id}>
-      <Stack gap="sm">
-        <Title order={2} size="h4" id={id}>
-          {title}
-        </Title>
-        {children}
-      </Stack>
-    </Paper>
   );
 }
 

@@ -10,7 +10,6 @@ import {
   Table,
   Text,
   TextInput,
-  Title,
 } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import type { AdminCourse } from '../../../contract/courses';
@@ -25,6 +24,7 @@ import { FormActions } from '../ui/FormActions';
 import { formatDateTime, plural } from '../ui/format';
 import { Loaded } from '../ui/Loaded';
 import { PageHeader } from '../ui/PageHeader';
+import { Section } from '../ui/Section';
 import { ServerReason } from '../ui/ServerReason';
 import { TableSkeleton } from '../ui/TableSkeleton';
 import { useAdminMutation } from '../ui/use-admin-mutation';
@@ -54,90 +54,76 @@ export default function InstructorsPage() {
       />
       <Stack gap="lg">
         <CreateSection courses={courses.data ?? []} />
-        <Paper
-          withBorder
-          radius="md"
-          p={{ base: 'md', sm: 'lg' }}
-          component="section"
-          aria-labelledby="instructors-list"
-        >
-          <Stack gap="sm">
-            <Title order={2} size="h4" id="instructors-list">
-              Instructors and their courses
-            </Title>
-            <Loaded
-              query={instructors}
-              failure="Could not load the instructors."
-              loading={<TableSkeleton rows={3} label="Loading the instructors" />}
-            >
-              {(list) =>
-                list.length === 0 ? (
-                  <Empty
-                    title="No instructors yet"
-                    description="Create one above and choose their courses."
-                  />
-                ) : (
-                  <DataTable minWidth={560} columns={['Instructor', 'Courses', 'Last sign-in', '']}>
-                    {list.map((who) => (
-                      <Table.Tr key={who._id} data-testid="instructor-row">
-                        <Table.Td>
-                          <Text size="sm" fw={500}>
-                            {who.name}
+        <Section id="instructors-list" title="Instructors and their courses">
+          <Loaded
+            query={instructors}
+            failure="Could not load the instructors."
+            loading={<TableSkeleton rows={3} label="Loading the instructors" />}
+          >
+            {(list) =>
+              list.length === 0 ? (
+                <Empty title="No instructors yet" description="Create one above and choose their courses." />
+              ) : (
+                <DataTable minWidth={560} columns={['Instructor', 'Courses', 'Last sign-in', '']}>
+                  {list.map((who) => (
+                    <Table.Tr key={who._id} data-testid="instructor-row">
+                      <Table.Td>
+                        <Text size="sm" fw={500}>
+                          {who.name}
+                        </Text>
+                        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                          {who.username} · {who.email}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        {who.courses.length === 0 ? (
+                          <Text size="sm" c="dimmed">
+                            None
                           </Text>
-                          <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                            {who.username} · {who.email}
-                          </Text>
-                        </Table.Td>
-                        <Table.Td>
-                          {who.courses.length === 0 ? (
-                            <Text size="sm" c="dimmed">
-                              None
-                            </Text>
-                          ) : (
-                            <Group gap={4}>
-                              {who.courses.map((c) => (
-                                <Badge
-                                  key={c._id}
-                                  variant="light"
-                                  color="gray"
-                                  style={{ textTransform: 'none' }}
-                                >
-                                  {c.name}
-                                </Badge>
-                              ))}
-                            </Group>
-                          )}
-                        </Table.Td>
-                        <Table.Td>{formatDateTime(who.lastSignInAt) || 'Never'}</Table.Td>
-                        <Table.Td>
-                          <Group gap={6} justify="flex-end" wrap="nowrap">
-                            <Button
-                              size="xs"
-                              variant="default"
-                              onClick={() => setEditing(who)}
-                              aria-label={`Edit the courses of ${who.name}`}
-                            >
-                              Courses
-                            </Button>
-                            <Button
-                              size="xs"
-                              variant="outline"
-                              color="red"
-                              onClick={() => setRemoving(who)}
-                              aria-label={`Remove ${who.name}`}
-                            >
-                              Remove
-                            </Button>
+                        ) : (
+                          <Group gap={4}>
+                            {who.courses.map((c) => (
+                              <Badge
+                                key={c._id}
+                                variant="light"
+                                color="gray"
+                                style={{ textTransform: 'none' }}
+                              >
+                                {c.name}
+                              </Badge>
+                            ))}
                           </Group>
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </DataTable>
-                )
-              }
-            </Loaded>
-          </Stack>
-        </Paper>
+                        )}
+                      </Table.Td>
+                      <Table.Td>{formatDateTime(who.lastSignInAt) || 'Never'}</Table.Td>
+                      <Table.Td>
+                        <Group gap={6} justify="flex-end" wrap="nowrap">
+                          <Button
+                            size="xs"
+                            variant="default"
+                            onClick={() => setEditing(who)}
+                            aria-label={`Edit the courses of ${who.name}`}
+                          >
+                            Courses
+                          </Button>
+                          <Button
+                            size="xs"
+                            variant="outline"
+                            color="red"
+                            onClick={() => setRemoving(who)}
+                            aria-label={`Remove ${who.name}`}
+                          >
+                            Remove
+                          </Button>
+                        </Group>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </DataTable>
+              )
+            }
+          </Loaded>
+        </Section>
       </Stack>
       {editing && (
         <EditCoursesModal who={editing} courses={courses.data ?? []} onClose={() => setEditing(null)} />
@@ -224,72 +210,61 @@ function CreateSection({ courses }: { courses: AdminCourse[] }) {
   };
 
   return (
-    <Paper
-      withBorder
-      radius="md"
-      p={{ base: 'md', sm: 'lg' }}
-      component="section"
-      aria-labelledby="instructors-create"
-    >
-      <Stack gap="sm">
-        <Title order={2} size="h4" id="instructors-create">
-          Create an instructor
-        </Title>
-        {shown && (
-          <Paper withBorder p="sm" bg="var(--mantine-color-yellow-0)" role="status">
-            <Text size="sm">
-              Password of <b>{shown.username}</b> (shown once, give it to them):{' '}
-              <Text span ff="monospace" fw={600} data-testid="instructor-password">
-                {shown.password}
-              </Text>
+    <Section id="instructors-create" title="Create an instructor">
+      {shown && (
+        <Paper withBorder p="sm" bg="var(--mantine-color-yellow-0)" role="status">
+          <Text size="sm">
+            Password of <b>{shown.username}</b> (shown once, give it to them):{' '}
+            <Text span ff="monospace" fw={600} data-testid="instructor-password">
+              {shown.password}
             </Text>
-            <Button size="xs" variant="subtle" mt={4} onClick={() => setShown(null)}>
-              Done
+          </Text>
+          <Button size="xs" variant="subtle" mt={4} onClick={() => setShown(null)}>
+            Done
+          </Button>
+        </Paper>
+      )}
+      <form onSubmit={submit} noValidate aria-labelledby="instructors-create">
+        <Stack gap="sm">
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+            <TextInput
+              label="Username"
+              required
+              value={username}
+              onChange={(e) => setUsername(e.currentTarget.value)}
+              autoComplete="off"
+            />
+            <TextInput
+              label="E-mail"
+              required
+              type="email"
+              value={email}
+              onChange={(e) => setEmail(e.currentTarget.value)}
+              autoComplete="off"
+            />
+            <TextInput
+              label="Name"
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              autoComplete="off"
+            />
+            <PasswordField
+              label="Password (empty: one is generated)"
+              autoComplete="new-password"
+              value={password}
+              onValue={setPassword}
+            />
+          </SimpleGrid>
+          <CoursePicker courses={courses} value={courseIds} onChange={setCourseIds} />
+          <ServerReason reason={create.isError ? create.reason : null} />
+          <Group justify="flex-end">
+            <Button type="submit" color="red" disabled={!ready} loading={create.isPending}>
+              Create instructor
             </Button>
-          </Paper>
-        )}
-        <form onSubmit={submit} noValidate aria-labelledby="instructors-create">
-          <Stack gap="sm">
-            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-              <TextInput
-                label="Username"
-                required
-                value={username}
-                onChange={(e) => setUsername(e.currentTarget.value)}
-                autoComplete="off"
-              />
-              <TextInput
-                label="E-mail"
-                required
-                type="email"
-                value={email}
-                onChange={(e) => setEmail(e.currentTarget.value)}
-                autoComplete="off"
-              />
-              <TextInput
-                label="Name"
-                value={name}
-                onChange={(e) => setName(e.currentTarget.value)}
-                autoComplete="off"
-              />
-              <PasswordField
-                label="Password (empty: one is generated)"
-                autoComplete="new-password"
-                value={password}
-                onValue={setPassword}
-              />
-            </SimpleGrid>
-            <CoursePicker courses={courses} value={courseIds} onChange={setCourseIds} />
-            <ServerReason reason={create.isError ? create.reason : null} />
-            <Group justify="flex-end">
-              <Button type="submit" color="red" disabled={!ready} loading={create.isPending}>
-                Create instructor
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Stack>
-    </Paper>
+          </Group>
+        </Stack>
+      </form>
+    </Section>
   );
 }
 
