@@ -38,6 +38,8 @@ export const theme = createTheme({
     // Mantine's close button has no name of its own: screen readers would say only "button".
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
     Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
+    // The toasts' close button too (axe: button-name, when a scan meets a toast still showing).
+    Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
   },
 });
 
