@@ -770,7 +770,9 @@ async function openEngine(engine: 'postgres' | 'pglite', hours: number) {
           if (hits.length) withHits++;
         } catch (error) {
           errors++;
-          errorSample ??= `${q}: ${String((error as Error).message).split('\n')[0]}`;
+          // drizzle wraps the driver's error (a statement timeout, say): its cause says why.
+          const { message, cause } = error as Error & { cause?: Error };
+          errorSample ??= `${q}: ${(cause?.message ?? message).split('\n')[0]}`;
         }
         const ms = performance.now() - started;
         times.push(ms);
