@@ -17,6 +17,7 @@ const scenarios: Record<string, () => Promise<{ run(): Promise<boolean> }>> = {
   backup: () => import('./backup'),
   metrics: () => import('./metrics'),
   scan: () => import('./scan'),
+  search: () => import('./search'),
 };
 
 async function main(): Promise<number> {
