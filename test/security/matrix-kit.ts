@@ -103,6 +103,19 @@ export const adminOnly = (adminStatus = 200): Expect => ({
   admin: adminStatus,
 });
 
+/** Who can open lecture A1: the enrolled, granted student, the admin and the course's instructor. */
+export const watchers: Expect = {
+  anonymous: 401,
+  student: 200,
+  firstLogin: 403,
+  otherCourse: 403,
+  revoked: 403,
+  admin: 200,
+  // An instructor watches the lectures of their courses.
+  instructorOfThisCourse: 200,
+  instructorOfAnotherCourse: 403,
+};
+
 /** The same answer for everyone (public routes, or refusals that do not depend on the caller). */
 export const everyone = (status: number): Expect =>
   Object.fromEntries(ROLES.map((role) => [role, status])) as Expect;

@@ -1,23 +1,19 @@
 import { expect } from 'vitest';
 import { playbackTokens } from '../../src/server/media/delivery/tokens';
-import { adminOnly, everyone, playlistUris, withoutToken, type Expect, type Row } from './matrix-kit';
+import {
+  adminOnly,
+  everyone,
+  playlistUris,
+  watchers,
+  withoutToken,
+  type Expect,
+  type Row,
+} from './matrix-kit';
 
 const SPARE_NAME = 'matrix-spare.mp4';
 
 const withQuery = (url: string, pair: string) => `${url}${url.includes('?') ? '&' : '?'}${pair}`;
 
-/** Who can open lecture A1: the enrolled, granted student and the admin. */
-const watchers: Expect = {
-  anonymous: 401,
-  student: 200,
-  firstLogin: 403,
-  otherCourse: 403,
-  revoked: 403,
-  admin: 200,
-  // An instructor watches the lectures of their courses.
-  instructorOfThisCourse: 200,
-  instructorOfAnotherCourse: 403,
-};
 /** Requests that carry the caller's own link (bound to their session): only those who opened the master have one. */
 const ownToken: Expect = { ...everyone(403), student: 200, admin: 200, instructorOfThisCourse: 200 };
 /** Uploads belong to their uploader, not yet to a course: any instructor uploads (the course comes when it is named). */

@@ -89,16 +89,32 @@ interface OpenEntry {
   text: string;
 }
 
+/**
+ * Whether a source that reads the picture or the sound runs now: not when its setting is off
+ * (`offBecause`, saved as the source's state) or when it is done and not forced. Its saved state.
+ */
+async function dueSource(
+  ctx: AppContext,
+  videoId: string,
+  source: 'screen' | 'speech',
+  offBecause: string | undefined,
+  force: boolean,
+) {
+  if (offBecause) {
+    await markOff(ctx, videoId, source, offBecause);
+    return undefined;
+  }
+  const state = await indexStateOf(ctx.db, videoId, source);
+  return state?.status === 'done' && !force ? undefined : { state };
+}
+
 /** Text on screen, resumable piece by piece. */
 const indexScreen: SourceIndexer = async (ctx, deps, video, input, force, run) => {
   const { config, db } = ctx;
   const videoId = video.id;
-  if (!config.searchOcr) {
-    await markOff(ctx, videoId, 'screen', 'SEARCH_OCR=off');
-    return undefined;
-  }
-  const state = await indexStateOf(db, videoId, 'screen');
-  if (state?.status === 'done' && !force) return undefined;
+  const due = await dueSource(ctx, videoId, 'screen', config.searchOcr ? undefined : 'SEARCH_OCR=off', force);
+  if (!due) return undefined;
+  const { state } = due;
   try {
     await checkTesseract(config.tesseractPath, config.ocrLangs, run.signal);
   } catch (error) {
@@ -292,12 +308,9 @@ export const speechTimeoutMs = (setting: number | undefined, durationSeconds: nu
 const indexSpeech: SourceIndexer = async (ctx, deps, video, input, force, run) => {
   const { config, db } = ctx;
   const videoId = video.id;
-  if (!config.speechCommand) {
-    await markOff(ctx, videoId, 'speech', 'SPEECH_COMMAND is not set');
-    return undefined;
-  }
-  const state = await indexStateOf(db, videoId, 'speech');
-  if (state?.status === 'done' && !force) return undefined;
+  const command = config.speechCommand;
+  const off = command ? undefined : 'SPEECH_COMMAND is not set';
+  if (!(await dueSource(ctx, videoId, 'speech', off, force)) || !command) return undefined;
   const [captioned] = await db
     .select({ language: videoCaptions.language })
     .from(videoCaptions)
@@ -317,7 +330,7 @@ const indexSpeech: SourceIndexer = async (ctx, deps, video, input, force, run) =
       { signal: run.signal, lowPriority: true },
     );
     const timeoutMs = speechTimeoutMs(config.speechTimeoutSeconds, video.durationSeconds);
-    await runSpeech(config.speechCommand, wav, vtt, timeoutMs, run.signal);
+    await runSpeech(command, wav, vtt, timeoutMs, run.signal);
     const cues = readWebVtt(await readFile(vtt, 'utf8').catch(() => ''));
     if (!cues) throw new PermanentJobError('SPEECH_COMMAND wrote no WebVTT');
     return await db.transaction(async (tx) => {
