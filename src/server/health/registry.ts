@@ -2,7 +2,7 @@ import type { AppContext } from '../context';
 import { backupTargetCheck } from '../backup/health-check';
 import { databaseCheck, diskCheck, ffmpegCheck, migrationsCheck, redisCheck, storeCheck } from './checks';
 import { Readiness, type HealthCheck } from './readiness';
-import { tesseractCheck } from '../search/health-check';
+import { speechCommandCheck, tesseractCheck } from '../search/health-check';
 
 /**
  * The one list of what `/readyz` and `npm run cli -- doctor` check. A domain with a dependency of
@@ -22,6 +22,8 @@ export function readinessChecks(ctx: AppContext): HealthCheck[] {
     ...(config.role !== 'web' ? [backupTargetCheck(ctx)] : []),
     // Text on screen for search, where jobs run (advisory: playback goes on without it).
     ...(config.role !== 'web' && config.searchOcr ? [tesseractCheck(config)] : []),
+    // Speech for search, where jobs run and SPEECH_COMMAND is set (advisory, as Tesseract).
+    ...(config.role !== 'web' && config.speechCommand ? [speechCommandCheck(config.speechCommand)] : []),
     diskCheck(config),
   ];
 }

@@ -457,6 +457,21 @@ async function adminOf(server: TestServer) {
   return (await server.adminClient()).client;
 }
 
+describe('a SPEECH_COMMAND whose program is not there', () => {
+  const server = suiteServer({
+    engine: 'pglite',
+    env: { OPEN_HOURS: 'always', SEARCH_OCR: 'off', SPEECH_COMMAND: '/nonexistent/speech-engine --vtt' },
+  });
+
+  it('readiness says so and the node stays ready (search answers from what is indexed)', async () => {
+    const ready = await server.client().get('/readyz');
+    expect(ready.status).toBe(200);
+    expect(JSON.stringify(ready.body)).toContain(
+      'SPEECH_COMMAND: /nonexistent/speech-engine is not found or not executable',
+    );
+  });
+});
+
 describe('search without Tesseract', () => {
   const server = suiteServer({
     engine: 'pglite',
