@@ -13,6 +13,7 @@ import { ConfigError, SETTING_NAMES, type Config } from '../config';
 import { openDatabase, type Database } from '../db/client';
 import { DatabaseInUseError } from '../db/embedded-lock';
 import { pendingPostDeploy } from '../db/post-deploy';
+import { speechCommandCheck } from '../search/health-check';
 import { checkTesseract } from '../search/ocr';
 import { nginxSite } from '../media/delivery/nginx-config';
 import { nginxLinkSecret } from '../media/delivery/segment-urls';
@@ -85,6 +86,18 @@ async function tesseractLine(config: Config): Promise<DoctorLine> {
       fix: 'apt-get install tesseract-ocr tesseract-ocr-eng (and each OCR_LANGS language), or SEARCH_OCR=off',
     };
   }
+}
+
+/** SPEECH_COMMAND's program (a warning, as Tesseract's: search answers from what is indexed). */
+async function speechLine(command: string): Promise<DoctorLine> {
+  const line = await fromCheck(speechCommandCheck(command));
+  if (line.verdict === 'ok') return { ...line, detail: 'its program is there' };
+  return {
+    ...line,
+    verdict: 'warn',
+    detail: `${line.detail}; speech indexing fails, search answers from what is indexed`,
+    fix: 'install the program SPEECH_COMMAND names (docs/SEARCH.md), or unset SPEECH_COMMAND',
+  };
 }
 
 async function fromCheck(check: HealthCheck, fix?: string): Promise<DoctorLine> {
@@ -407,6 +420,7 @@ export async function runDoctor(
     lines.push(await fromCheck({ ...ffmpegCheck(config), timeoutMs: 10_000 }));
     if (lines.at(-1)!.verdict === 'ok') lines.push(await encodersLine(config));
     if (config.searchOcr) lines.push(await tesseractLine(config));
+    if (config.speechCommand) lines.push(await speechLine(config.speechCommand));
     lines.push(await diskLine(config));
     lines.push(await backupLine(config, database));
     let key: Buffer | undefined;
