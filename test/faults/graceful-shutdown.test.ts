@@ -113,8 +113,9 @@ describe('graceful shutdown on SIGTERM', () => {
     expect((await admin.adminLogin({ username: 'admin', password: ADMIN_PASSWORD })).status).toBe(200);
     expect((await fetch(`${first.url}/readyz`)).status).toBe(200);
 
-    // A lecture whose ladder (ffmpeg, several seconds) is running when the signal comes.
-    const lecture = await readFile(await makeClip({ seconds: 8, width: 854, height: 480 }));
+    // A lecture whose ladder (ffmpeg, several seconds) is running when the signal comes: 720p, so
+    // two rungs (540 and 360) to encode; one short rung could finish before the signal.
+    const lecture = await readFile(await makeClip({ seconds: 20, width: 1280, height: 720 }));
     await uploadAll(admin, 'lecture.mp4', lecture, 4 * 1024 * 1024);
     const done = await finalize(admin, 'lecture.mp4');
     expect(done.status).toBe(200);
