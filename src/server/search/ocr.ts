@@ -17,6 +17,22 @@ export const STEADY_SECONDS = 10;
  * 1280x720 editor scores about 0.01; encoder noise on a still screen stays under 0.001.
  */
 const SCENE_THRESHOLD = 0.005;
+/**
+ * Frames are read at twice their size, up to this many lines (never smaller than the frame): an
+ * editor's 16 px text on a 1280x720 screen has lower-case letters about 9 px high, below what
+ * Tesseract reads well, and a light-on-dark theme lost whole words there (docs/SEARCH.md, Figures).
+ * A 4K screen (HiDPI, its text drawn twice as large already) is read as it is.
+ */
+const READ_MAX_HEIGHT = 2160;
+/**
+ * What a selected frame goes through before Tesseract: upscaled (Lanczos) and made grey (the luma,
+ * converted in the same pass). After `select`, so scene scores are taken on the decoded picture as
+ * before and only the frames kept are converted. Light-on-dark frames are left as they are:
+ * Tesseract inverts the lines it reads poorly itself (per line, so a dark panel on a light screen is
+ * read too, which inverting whole frames by their brightness would not give), and inverting dark
+ * frames here first measured no better on the bench's slides.
+ */
+export const READ_FILTER = `scale=w=-1:h='max(ih\\,min(2*ih\\,${READ_MAX_HEIGHT}))':flags=lanczos,format=gray`;
 /** Words Tesseract is less sure of than this are dropped (specks, the cursor). */
 const MIN_CONFIDENCE = 20;
 const TESSERACT_TIMEOUT_MS = 120_000;
@@ -29,7 +45,8 @@ export interface Frame {
 
 /**
  * The frames of `[from, from + seconds)` worth reading, as PNG files in `dir` (emptied first), with
- * their times: the first one, every scene change and one at least every STEADY_SECONDS.
+ * their times: the first one, every scene change and one at least every STEADY_SECONDS; grey and
+ * upscaled for Tesseract (READ_FILTER).
  */
 export async function extractFrames(
   tools: MediaTools,
@@ -52,7 +69,7 @@ export async function extractFrames(
       '-an',
       '-sn',
       '-vf',
-      select,
+      `${select},${READ_FILTER}`,
       '-fps_mode',
       'passthrough',
       // File names are the frame's time in milliseconds from `from`.
