@@ -92,7 +92,8 @@ describe.each(testEngines())('search (%s)', (engine) => {
     const [first, second] = videoIds as [string, string];
     const vtt =
       'WEBVTT\n\n00:00:01.000 --> 00:00:03.000\nToday: the useEffect cleanup\n\n' +
-      '00:00:07.500 --> 00:00:09.000\nrun git rebase -i on your branch, then __init__ and O(n log n)\n';
+      '00:00:07.500 --> 00:00:09.000\nrun git rebase -i on your branch, then __init__ and O(n log n)\n\n' +
+      '00:00:12.000 --> 00:00:14.000\nstop the timer with clearInterval(id)\n';
     expect((await captions(admin, first, 'en', vtt)).status).toBe(200);
     expect(
       (
@@ -128,6 +129,8 @@ describe.each(testEngines())('search (%s)', (engine) => {
         q,
       ).toContainEqual([first, q === 'cleanup' ? 1 : 7.5]);
     expect(await hitsOf(client, '"rebase git"')).toEqual([]);
+    // A part of a word (no word starts with it): found by the literal text once words find too little.
+    expect((await hitsOf(client, 'Interval')).map((h) => [h.videoId, h.t])).toEqual([[first, 12]]);
 
     // Replaced: the old words go, the new ones are found at once; deleted: nothing.
     await captions(admin, first, 'en', 'WEBVTT\n\n00:00:04.000 --> 00:00:05.000\nmemoization with useMemo\n');
