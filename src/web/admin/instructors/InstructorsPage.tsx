@@ -17,7 +17,7 @@ import type { InstructorEntry } from '../../../contract/instructors';
 import { useAdminCourses } from '../../api/admin';
 import { instructorApi, instructorKeys, useInstructors } from '../../api/instructors';
 import { PasswordField } from '../../ui/PasswordField';
-import { ConfirmModal } from '../ui/ConfirmModal';
+import { ConfirmRemoveModal } from '../ui/ConfirmModal';
 import { DataTable } from '../ui/DataTable';
 import { Empty } from '../ui/Empty';
 import { FormActions } from '../ui/FormActions';
@@ -128,19 +128,17 @@ export default function InstructorsPage() {
       {editing && (
         <EditCoursesModal who={editing} courses={courses.data ?? []} onClose={() => setEditing(null)} />
       )}
-      <ConfirmModal
-        opened={removing !== null}
+      <ConfirmRemoveModal
+        target={removing}
         title="Remove this instructor?"
         action="Remove"
-        color="red"
-        pending={remove.isPending}
-        onConfirm={() => removing && remove.mutate(removing)}
+        mutation={remove}
         onClose={() => setRemoving(null)}
       >
-        {removing
-          ? `${removing.name} (${removing.username}) loses their account: they are signed out now and cannot sign in again. Their courses, videos and answers stay.`
-          : ''}
-      </ConfirmModal>
+        {(who) =>
+          `${who.name} (${who.username}) loses their account: they are signed out now and cannot sign in again. Their courses, videos and answers stay.`
+        }
+      </ConfirmRemoveModal>
     </>
   );
 }
