@@ -131,7 +131,6 @@ export default function InstructorsPage() {
       <ConfirmRemoveModal
         target={removing}
         title="Remove this instructor?"
-        action="Remove"
         mutation={remove}
         onClose={() => setRemoving(null)}
       >

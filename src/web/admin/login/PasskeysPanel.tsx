@@ -180,7 +180,6 @@ export function PasskeysPanel() {
       <ConfirmRemoveModal
         target={removing}
         title="Remove this passkey?"
-        action="Remove"
         mutation={remove}
         onClose={() => setRemoving(null)}
       >

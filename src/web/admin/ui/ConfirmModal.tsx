@@ -48,14 +48,14 @@ export function ConfirmModal({
 export function ConfirmRemoveModal<T>({
   target,
   title,
-  action,
+  action = 'Remove',
   mutation,
   onClose,
   children,
 }: {
   target: T | null;
   title: string;
-  action: string;
+  action?: string;
   mutation: { isPending: boolean; mutate(target: NoInfer<T>): void };
   onClose(): void;
   children(target: T): ReactNode;
