@@ -22,11 +22,10 @@ import { DataTable } from '../ui/DataTable';
 import { Empty } from '../ui/Empty';
 import { FormActions } from '../ui/FormActions';
 import { formatDateTime, plural } from '../ui/format';
-import { Loaded } from '../ui/Loaded';
+import { LoadedList } from '../ui/LoadedList';
 import { PageHeader } from '../ui/PageHeader';
 import { Section } from '../ui/Section';
 import { ServerReason } from '../ui/ServerReason';
-import { TableSkeleton } from '../ui/TableSkeleton';
 import { useAdminMutation } from '../ui/use-admin-mutation';
 
 /**
@@ -55,74 +54,69 @@ export default function InstructorsPage() {
       <Stack gap="lg">
         <CreateSection courses={courses.data ?? []} />
         <Section id="instructors-list" title="Instructors and their courses">
-          <Loaded
+          <LoadedList
             query={instructors}
             failure="Could not load the instructors."
-            loading={<TableSkeleton rows={3} label="Loading the instructors" />}
-          >
-            {(list) =>
-              list.length === 0 ? (
-                <Empty title="No instructors yet" description="Create one above and choose their courses." />
-              ) : (
-                <DataTable minWidth={560} columns={['Instructor', 'Courses', 'Last sign-in', '']}>
-                  {list.map((who) => (
-                    <Table.Tr key={who._id} data-testid="instructor-row">
-                      <Table.Td>
-                        <Text size="sm" fw={500}>
-                          {who.name}
-                        </Text>
-                        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                          {who.username} · {who.email}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        {who.courses.length === 0 ? (
-                          <Text size="sm" c="dimmed">
-                            None
-                          </Text>
-                        ) : (
-                          <Group gap={4}>
-                            {who.courses.map((c) => (
-                              <Badge
-                                key={c._id}
-                                variant="light"
-                                color="gray"
-                                style={{ textTransform: 'none' }}
-                              >
-                                {c.name}
-                              </Badge>
-                            ))}
-                          </Group>
-                        )}
-                      </Table.Td>
-                      <Table.Td>{formatDateTime(who.lastSignInAt) || 'Never'}</Table.Td>
-                      <Table.Td>
-                        <Group gap={6} justify="flex-end" wrap="nowrap">
-                          <Button
-                            size="xs"
-                            variant="default"
-                            onClick={() => setEditing(who)}
-                            aria-label={`Edit the courses of ${who.name}`}
-                          >
-                            Courses
-                          </Button>
-                          <Button
-                            size="xs"
-                            variant="outline"
-                            color="red"
-                            onClick={() => setRemoving(who)}
-                            aria-label={`Remove ${who.name}`}
-                          >
-                            Remove
-                          </Button>
-                        </Group>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </DataTable>
-              )
+            loading="Loading the instructors"
+            rows={3}
+            empty={
+              <Empty title="No instructors yet" description="Create one above and choose their courses." />
             }
-          </Loaded>
+          >
+            {(list) => (
+              <DataTable minWidth={560} columns={['Instructor', 'Courses', 'Last sign-in', '']}>
+                {list.map((who) => (
+                  <Table.Tr key={who._id} data-testid="instructor-row">
+                    <Table.Td>
+                      <Text size="sm" fw={500}>
+                        {who.name}
+                      </Text>
+                      <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                        {who.username} · {who.email}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      {who.courses.length === 0 ? (
+                        <Text size="sm" c="dimmed">
+                          None
+                        </Text>
+                      ) : (
+                        <Group gap={4}>
+                          {who.courses.map((c) => (
+                            <Badge key={c._id} variant="light" color="gray" style={{ textTransform: 'none' }}>
+                              {c.name}
+                            </Badge>
+                          ))}
+                        </Group>
+                      )}
+                    </Table.Td>
+                    <Table.Td>{formatDateTime(who.lastSignInAt) || 'Never'}</Table.Td>
+                    <Table.Td>
+                      <Group gap={6} justify="flex-end" wrap="nowrap">
+                        <Button
+                          size="xs"
+                          variant="default"
+                          onClick={() => setEditing(who)}
+                          aria-label={`Edit the courses of ${who.name}`}
+                        >
+                          Courses
+                        </Button>
+                        <Button
+                          size="xs"
+                          variant="outline"
+                          color="red"
+                          onClick={() => setRemoving(who)}
+                          aria-label={`Remove ${who.name}`}
+                        >
+                          Remove
+                        </Button>
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </DataTable>
+            )}
+          </LoadedList>
         </Section>
       </Stack>
       {editing && (
