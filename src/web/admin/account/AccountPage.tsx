@@ -15,6 +15,7 @@ import { LoadedList } from '../ui/LoadedList';
 import { PageHeader } from '../ui/PageHeader';
 import { Section } from '../ui/Section';
 import { ServerReason } from '../ui/ServerReason';
+import { SubmitRow } from '../ui/SubmitRow';
 import { useAdminMutation } from '../ui/use-admin-mutation';
 
 /**
@@ -85,12 +86,7 @@ function PasswordSection() {
             onConfirm={setConfirm}
             confirmLabel="Confirm new password"
           />
-          <ServerReason reason={change.isError ? change.reason : null} />
-          <Group justify="flex-end">
-            <Button type="submit" color="red" disabled={!ready} loading={change.isPending}>
-              Change password
-            </Button>
-          </Group>
+          <SubmitRow label="Change password" mutation={change} disabled={!ready} />
         </Stack>
       </form>
     </Section>

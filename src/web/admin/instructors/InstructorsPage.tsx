@@ -26,6 +26,7 @@ import { LoadedList } from '../ui/LoadedList';
 import { PageHeader } from '../ui/PageHeader';
 import { Section } from '../ui/Section';
 import { ServerReason } from '../ui/ServerReason';
+import { SubmitRow } from '../ui/SubmitRow';
 import { useAdminMutation } from '../ui/use-admin-mutation';
 
 /**
@@ -247,12 +248,7 @@ function CreateSection({ courses }: { courses: AdminCourse[] }) {
             />
           </SimpleGrid>
           <CoursePicker courses={courses} value={courseIds} onChange={setCourseIds} />
-          <ServerReason reason={create.isError ? create.reason : null} />
-          <Group justify="flex-end">
-            <Button type="submit" color="red" disabled={!ready} loading={create.isPending}>
-              Create instructor
-            </Button>
-          </Group>
+          <SubmitRow label="Create instructor" mutation={create} disabled={!ready} />
         </Stack>
       </form>
     </Section>
