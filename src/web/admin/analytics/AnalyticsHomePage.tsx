@@ -33,7 +33,6 @@ export default function AnalyticsHomePage() {
         query={courses}
         failure={adminToasts.overviewFailed}
         loading="Loading courses"
-        rows={4}
         empty={
           <Empty title="No courses available." description="Create a course and enrol students first." />
         }
