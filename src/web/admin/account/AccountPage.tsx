@@ -1,7 +1,7 @@
 import { Badge, Button, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { accountApi, accountKeys, useMfaStatus, useOwnSessions } from '../../api/account';
-import { NewPasswordFields, newPasswordReady } from '../../ui/NewPasswordFields';
+import { NewPasswordFields, useNewPassword } from '../../ui/NewPasswordFields';
 import { PasswordField } from '../../ui/PasswordField';
 import { RecoveryCodes } from '../login/EnrolStep';
 import { PasskeysPanel } from '../login/PasskeysPanel';
@@ -44,12 +44,10 @@ export default function AccountPage() {
 
 function PasswordSection() {
   const [current, setCurrent] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const newPassword = useNewPassword();
   const clear = () => {
     setCurrent('');
-    setPassword('');
-    setConfirm('');
+    newPassword.clear();
   };
   const change = useAdminMutation(accountApi.changePassword, {
     success: 'Password changed.',
@@ -59,11 +57,12 @@ function PasswordSection() {
     refresh: accountKeys.all,
   });
 
-  const ready = current !== '' && newPasswordReady(password, confirm);
+  const ready = current !== '' && newPassword.ready;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (ready && !change.isPending) change.mutate({ currentPassword: current, newPassword: password });
+    if (ready && !change.isPending)
+      change.mutate({ currentPassword: current, newPassword: newPassword.password });
   };
 
   return (
@@ -79,13 +78,7 @@ function PasswordSection() {
             value={current}
             onValue={setCurrent}
           />
-          <NewPasswordFields
-            password={password}
-            confirm={confirm}
-            onPassword={setPassword}
-            onConfirm={setConfirm}
-            confirmLabel="Confirm new password"
-          />
+          <NewPasswordFields {...newPassword.fields} confirmLabel="Confirm new password" />
           <SubmitRow label="Change password" mutation={change} disabled={!ready} />
         </Stack>
       </form>
