@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { CourseAccessState } from './access-policy';
+import { studentNameFields } from './students';
 
 /** Learning analytics for admins (base /api/admin/analytics): what students actually watched. */
 
@@ -222,9 +223,7 @@ export const CourseAnalyticsResponse = z.strictObject({
   students: z.array(
     z.strictObject({
       _id: z.string(),
-      rollno: z.string(),
-      name: z.string(),
-      email: z.string(),
+      ...studentNameFields,
       access: accessState,
       atRisk: z.boolean(),
       ...courseProgressFigures,
@@ -234,7 +233,7 @@ export const CourseAnalyticsResponse = z.strictObject({
 }) satisfies z.ZodType<CourseAnalytics>;
 
 export const StudentAnalyticsResponse = z.strictObject({
-  student: z.strictObject({ _id: z.string(), rollno: z.string(), name: z.string(), email: z.string() }),
+  student: z.strictObject({ _id: z.string(), ...studentNameFields }),
   timeZone: z.string(),
   days: z.array(z.strictObject({ day: z.string(), seconds: z.number() })),
   courses: z.array(

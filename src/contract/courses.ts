@@ -3,6 +3,7 @@ import { adminMessages, validation } from './messages';
 import type { CourseAccessState } from './access-policy';
 import { IsoTime } from './auth';
 import { CourseProgress } from './progress-schema';
+import { studentNameFields } from './students';
 
 /** Thumbnails arrive as data URLs of a JPG or PNG of at most this many bytes. */
 export const THUMBNAIL_MAX_BYTES = 2 * 1024 * 1024;
@@ -228,9 +229,7 @@ export type StudentCourse = z.infer<typeof StudentCourse>;
 /** One enrolled student in the course access list. */
 export const CourseAccessStudent = z.strictObject({
   studentid: z.string(),
-  rollno: z.string(),
-  name: z.string(),
-  email: z.string(),
+  ...studentNameFields,
   ...accessFields,
 });
 export type CourseAccessStudent = z.infer<typeof CourseAccessStudent>;

@@ -18,6 +18,9 @@ export const Username = z
 export const PersonName = z.string().trim().min(1, 'Name is required.').max(120, 'Name is too long.');
 export const Email = z.string().trim().max(254).pipe(z.email('Please enter a valid e-mail address.'));
 
+/** A student as the server's answers name them beside their id (dropdowns, lists, analytics). */
+export const studentNameFields = { rollno: z.string(), name: z.string(), email: z.string() };
+
 /** A student as an admin (form, CSV row or CLI) describes them. */
 export const NewStudent = z.object({
   rollno: Rollno,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EntityId, requiredText, Thumbnail } from './courses';
 import { videoFields } from './media';
 import { adminMessages, validation } from './messages';
+import { studentNameFields } from './students';
 
 export const MAX_STUDENTS_PER_CALL = 5_000;
 
@@ -67,12 +68,7 @@ export const DeleteVideoBody = z.object({ videoId: EntityId('videoId') });
 export const StudentsAccessBody = z.object({ videoId: EntityId('videoId'), courseId: EntityId('courseId') });
 
 /** A student in dropdowns (SPEC.md section 3). */
-export const DropdownStudent = z.strictObject({
-  _id: z.string(),
-  rollno: z.string(),
-  name: z.string(),
-  email: z.string(),
-});
+export const DropdownStudent = z.strictObject({ _id: z.string(), ...studentNameFields });
 export type DropdownStudent = z.infer<typeof DropdownStudent>;
 
 export const VideoStatus = z.enum(['processing', 'ready', 'failed']);

@@ -5,8 +5,11 @@ import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { vi } from 'vitest';
+import type { Note, Question } from '../contract/learning';
 import { createQueryClient } from './api/query-client';
 import { theme } from './app/theme';
+import type { PlayerControlsProps } from './player/PlayerControls';
+import type { MediaState } from './player/use-media-state';
 
 type FakeAnswer = { status?: number; body?: unknown };
 
@@ -115,4 +118,62 @@ export function renderRoute(
     </MantineProvider>,
   );
   return { ...result, router, queryClient };
+}
+
+/** A paused player's state at its start, for the player's tests; `fields` set the rest. */
+export function pausedMedia(fields: Partial<MediaState> = {}): MediaState {
+  return {
+    playing: false,
+    currentTime: 0,
+    duration: 100,
+    volume: 1,
+    muted: false,
+    rate: 1,
+    buffering: false,
+    ended: false,
+    ...fields,
+  };
+}
+
+/** PlayerControls' props for a visible bar, not fullscreen, every handler a stub unless given. */
+export function controlsProps(
+  fields: Pick<PlayerControlsProps, 'media' | 'duration'> & Partial<PlayerControlsProps>,
+): PlayerControlsProps {
+  return {
+    fullscreen: false,
+    visible: true,
+    onTogglePlay: vi.fn(),
+    onSeek: vi.fn(),
+    onToggleMute: vi.fn(),
+    onVolume: vi.fn(),
+    onCycleSpeed: vi.fn(),
+    onToggleFullscreen: vi.fn(),
+    onFocusChange: vi.fn(),
+    ...fields,
+  };
+}
+
+const CREATED = '2026-01-01T00:00:00.000Z';
+
+/** A note as the API answers it. */
+export function testNote(fields: Pick<Note, '_id' | 'videoId' | 't'> & Partial<Note>): Note {
+  return { text: 'a note', createdAt: CREATED, updatedAt: CREATED, ...fields };
+}
+
+/** An open question of someone else's, unanswered, as the API answers it. */
+export function testQuestion(
+  fields: Pick<Question, '_id' | 'videoId' | 't' | 'title'> & Partial<Question>,
+): Question {
+  return {
+    text: '',
+    status: 'open',
+    mine: false,
+    meToo: 0,
+    meTooMine: false,
+    unread: 0,
+    answers: [],
+    frameUrl: null,
+    createdAt: CREATED,
+    ...fields,
+  };
 }

@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { hasRow } from '../db/has-row';
 import {
   adminFactors,
   adminPasskeys,
@@ -174,18 +175,11 @@ export function sessionStore(db: Db, { adminIdleMinutes = 30 }: { adminIdleMinut
      * is fresh by default).
      */
     async hasFactor(userId: string): Promise<boolean> {
-      const [row] = await db
-        .select({ userId: adminFactors.userId })
-        .from(adminFactors)
-        .where(and(eq(adminFactors.userId, userId), sql`${adminFactors.confirmedAt} is not null`))
-        .limit(1);
-      if (row) return true;
-      const [key] = await db
-        .select({ id: adminPasskeys.id })
-        .from(adminPasskeys)
-        .where(eq(adminPasskeys.userId, userId))
-        .limit(1);
-      return Boolean(key);
+      const confirmedApp = and(eq(adminFactors.userId, userId), sql`${adminFactors.confirmedAt} is not null`);
+      return (
+        (await hasRow(db, adminFactors, confirmedApp)) ||
+        hasRow(db, adminPasskeys, eq(adminPasskeys.userId, userId))
+      );
     },
   };
 }

@@ -1,6 +1,7 @@
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import { onUniqueViolation } from '../db/unique-violation';
 import type { Db } from '../db/client';
+import { hasRow } from '../db/has-row';
 import { users, type Role } from '../db/schema';
 import { adminMessages } from '../../contract/messages';
 import { isUuid, oneById, uniqueUuids } from '../db/ids';
@@ -20,8 +21,7 @@ export async function findUserByLogin(db: Db, login: string) {
 }
 
 export async function hasAdmin(db: Db): Promise<boolean> {
-  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.role, 'admin')).limit(1);
-  return Boolean(row);
+  return hasRow(db, users, eq(users.role, 'admin'));
 }
 
 /** Which of username, e-mail and roll number are already taken (case-insensitive). */

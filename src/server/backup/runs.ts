@@ -2,6 +2,7 @@ import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { BackupRun as BackupRunView } from '../../contract/backups';
 import { isUniqueViolation } from '../db/unique-violation';
 import type { Db } from '../db/client';
+import { hasRow } from '../db/has-row';
 import { backupRuns, jobs, users, type BackupTrigger } from '../db/schema';
 import { enqueueJob } from '../jobs/queue';
 import './run-job-type';
@@ -70,17 +71,11 @@ export async function createRun(
 
 /** Whether this school day's scheduled run exists (queued, done or failed). */
 export async function hasScheduledRun(db: Db, day: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: backupRuns.id })
-    .from(backupRuns)
-    .where(eq(backupRuns.scheduledFor, day))
-    .limit(1);
-  return Boolean(row);
+  return hasRow(db, backupRuns, eq(backupRuns.scheduledFor, day));
 }
 
 export async function hasAnyRun(db: Db): Promise<boolean> {
-  const [row] = await db.select({ id: backupRuns.id }).from(backupRuns).limit(1);
-  return Boolean(row);
+  return hasRow(db, backupRuns);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNotNull, isNull, notInArray, or, sql } from 'drizzle-orm';
 import type { MarkedVideo, TraceResult, TraceRun } from '../../contract/trace-runs';
 import type { Db } from '../db/client';
+import { hasRow } from '../db/has-row';
 import { jobs, traceRuns, users, videos, type StoreKind } from '../db/schema';
 import { enqueueJob } from '../jobs/queue';
 import { whyNobody, type TraceFileResult } from './trace-file';
@@ -138,8 +139,7 @@ export async function markedVideoList(db: Db): Promise<MarkedVideo[]> {
 
 /** Whether any video can have a copy traced to it. */
 export async function anyMarkedVideo(db: Db): Promise<boolean> {
-  const [row] = await db.select({ id: videos.id }).from(videos).where(isMarked).limit(1);
-  return Boolean(row);
+  return hasRow(db, videos, isMarked);
 }
 
 /** Whether the video `id` exists and a copy can be traced to it. */

@@ -1,5 +1,6 @@
 import { and, eq, inArray, lt, notInArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { hasRow } from '../db/has-row';
 import { jobs } from '../db/schema';
 import type { JobPayloads, JobType } from './types';
 
@@ -181,10 +182,5 @@ export async function requeueRunningJobs(db: Db, now: Date): Promise<number> {
 
 /** Whether a job of `type` is waiting or running (used to schedule housekeeping once). */
 export async function hasPendingJob(db: Db, type: JobType): Promise<boolean> {
-  const [row] = await db
-    .select({ id: jobs.id })
-    .from(jobs)
-    .where(and(eq(jobs.type, type), inArray(jobs.status, ['queued', 'running'])))
-    .limit(1);
-  return Boolean(row);
+  return hasRow(db, jobs, and(eq(jobs.type, type), inArray(jobs.status, ['queued', 'running'])));
 }

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { and, eq, sql } from 'drizzle-orm';
+import { hasRow } from '../db/has-row';
 import { jobs } from '../db/schema';
 import type { AppContext } from '../context';
 import {
@@ -135,12 +136,11 @@ export class JobRunner {
   }
 
   private async hasDueWork(): Promise<boolean> {
-    const [row] = await this.ctx.db
-      .select({ id: jobs.id })
-      .from(jobs)
-      .where(and(eq(jobs.status, 'queued'), sql`${jobs.runAt} <= ${this.ctx.clock.now()}`))
-      .limit(1);
-    return Boolean(row);
+    return hasRow(
+      this.ctx.db,
+      jobs,
+      and(eq(jobs.status, 'queued'), sql`${jobs.runAt} <= ${this.ctx.clock.now()}`),
+    );
   }
 
   private schedulePoll(delay: number): void {

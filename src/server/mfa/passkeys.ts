@@ -42,8 +42,17 @@ export type PasskeyRow = typeof adminPasskeys.$inferSelect;
 export function passkeyStore(db: Db, rp: RelyingParty) {
   const rpID = new URL(rp.origin).hostname;
 
-  /** Keeps `challenge` as the session's one pending ceremony. */
-  async function keepChallenge(sessionId: string, purpose: Purpose, challenge: string, now: Date) {
+  /**
+   * Keeps the challenge of `options` as the session's one pending ceremony; answers the options to
+   * send, as a plain object (the route's zod answer type wants one, not the library's interface).
+   */
+  async function keepChallenge<T extends { challenge: string }>(
+    sessionId: string,
+    purpose: Purpose,
+    options: T,
+    now: Date,
+  ): Promise<{ [K in keyof T]: T[K] }> {
+    const { challenge } = options;
     const expiresAt = new Date(now.getTime() + PASSKEY_CHALLENGE_SECONDS * 1000);
     await db
       .insert(adminPasskeyChallenges)
@@ -52,6 +61,7 @@ export function passkeyStore(db: Db, rp: RelyingParty) {
         target: adminPasskeyChallenges.sessionId,
         set: { purpose, challenge, expiresAt },
       });
+    return { ...options };
   }
 
   /** Takes the session's pending challenge for `purpose`: once, and only while it lives. */
@@ -62,6 +72,10 @@ export function passkeyStore(db: Db, rp: RelyingParty) {
       .returning();
     return row && row.purpose === purpose && row.expiresAt > now ? row.challenge : undefined;
   }
+
+  /** The admin's passkeys as a ceremony names them (excluded from a new one, or allowed to sign in). */
+  const credentialsOf = (passkeys: PasskeyRow[]) =>
+    passkeys.map((p) => ({ id: p.credentialId, transports: p.transports }));
 
   const listOf = (userId: string) =>
     db
@@ -97,15 +111,11 @@ export function passkeyStore(db: Db, rp: RelyingParty) {
         userID: createHash('sha256').update(`lectern admin ${user.id}`).digest().subarray(0, 32),
         timeout: PASSKEY_CHALLENGE_SECONDS * 1000,
         attestationType: 'none',
-        excludeCredentials: existing.map((p) => ({
-          id: p.credentialId,
-          transports: p.transports,
-        })),
+        excludeCredentials: credentialsOf(existing),
         authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
         supportedAlgorithmIDs: ALGORITHMS,
       });
-      await keepChallenge(sessionId, 'register', options.challenge, now);
-      return { ...options };
+      return keepChallenge(sessionId, 'register', options, now);
     },
 
     /**
@@ -165,13 +175,9 @@ export function passkeyStore(db: Db, rp: RelyingParty) {
         rpID,
         timeout: PASSKEY_CHALLENGE_SECONDS * 1000,
         userVerification: 'preferred',
-        allowCredentials: existing.map((p) => ({
-          id: p.credentialId,
-          transports: p.transports,
-        })),
+        allowCredentials: credentialsOf(existing),
       });
-      await keepChallenge(sessionId, 'authenticate', options.challenge, now);
-      return { ...options };
+      return keepChallenge(sessionId, 'authenticate', options, now);
     },
 
     /**

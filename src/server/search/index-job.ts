@@ -124,6 +124,14 @@ const indexScreen: SourceIndexer = async (ctx, deps, video, input, force, run) =
   }
   let from = force ? 0 : (state?.doneSeconds ?? 0);
   const duration = Math.max(video.durationSeconds, 0.1);
+  const markDone = () =>
+    setIndexState(
+      db,
+      videoId,
+      'screen',
+      { status: 'done', progress: 1, doneSeconds: duration },
+      ctx.clock.now(),
+    );
   // What a run that died left after its last saved piece goes; the entry still open then is continued.
   await deleteEntries(db, videoId, 'screen', force ? undefined : gte(searchEntries.startSeconds, from));
   let open: OpenEntry | undefined;
@@ -144,13 +152,7 @@ const indexScreen: SourceIndexer = async (ctx, deps, video, input, force, run) =
     ctx.clock.now(),
   );
   if (from >= duration) {
-    await setIndexState(
-      db,
-      videoId,
-      'screen',
-      { status: 'done', progress: 1, doneSeconds: duration },
-      ctx.clock.now(),
-    );
+    await markDone();
     return 0;
   }
   const source = await input();
@@ -233,13 +235,7 @@ const indexScreen: SourceIndexer = async (ctx, deps, video, input, force, run) =
   } finally {
     await rm(framesDir, { recursive: true, force: true });
   }
-  await setIndexState(
-    db,
-    videoId,
-    'screen',
-    { status: 'done', progress: 1, doneSeconds: duration },
-    ctx.clock.now(),
-  );
+  await markDone();
   return written;
 };
 

@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Group, Stack, Text, Textarea, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Button, Group, Stack, Text, Textarea } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { formatMoment, NOTE_MAX_CHARS, type Note } from '../../contract/learning';
@@ -7,6 +7,7 @@ import { useNoteActions, useNotes } from '../api/learning';
 import classes from './Learning.module.css';
 import { useMoment } from './moment';
 import { Markup } from './Markup';
+import { MomentList } from './MomentList';
 
 interface Draft {
   noteId?: string;
@@ -64,7 +65,6 @@ export function NotesTab({
     }
   };
 
-  const list = notes.data ?? [];
   return (
     <Stack gap="sm">
       {draft ? (
@@ -113,49 +113,35 @@ export function NotesTab({
           </Text>
         </Group>
       )}
-      {notes.isError ? (
-        <Text size="sm" c="red">
-          {messageOf(notes.error, 'Could not load your notes.')}
-        </Text>
-      ) : list.length === 0 && !notes.isPending ? (
-        <Text size="sm" c="dimmed">
-          No notes on this lecture yet. Only you can see your notes.
-        </Text>
-      ) : (
-        <ul className={classes.list} aria-label="Your notes">
-          {list.map((note) => (
-            <li key={note._id} className={classes.item}>
-              <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
-                <UnstyledButton
-                  onClick={() => moment.seek(note.t)}
-                  aria-label={`Go to ${formatMoment(note.t)}`}
-                  className={classes.moment}
-                  c="blue"
-                >
-                  {formatMoment(note.t)}
-                </UnstyledButton>
-                <div style={{ flex: 1, minWidth: 0 }}>
-                  <Markup text={note.text} />
-                </div>
-                <Group gap={2} wrap="nowrap">
-                  <ActionIcon variant="subtle" size="sm" aria-label="Edit note" onClick={() => open(note)}>
-                    <IconPencil size={14} />
-                  </ActionIcon>
-                  <ActionIcon
-                    variant="subtle"
-                    color="red"
-                    size="sm"
-                    aria-label="Delete note"
-                    onClick={() => actions.remove.mutate(note._id)}
-                  >
-                    <IconTrash size={14} />
-                  </ActionIcon>
-                </Group>
-              </Group>
-            </li>
-          ))}
-        </ul>
-      )}
+      <MomentList
+        query={notes}
+        failure="Could not load your notes."
+        empty="No notes on this lecture yet. Only you can see your notes."
+        label="Your notes"
+        onSeek={moment.seek}
+      >
+        {(note) => (
+          <>
+            <div style={{ flex: 1, minWidth: 0 }}>
+              <Markup text={note.text} />
+            </div>
+            <Group gap={2} wrap="nowrap">
+              <ActionIcon variant="subtle" size="sm" aria-label="Edit note" onClick={() => open(note)}>
+                <IconPencil size={14} />
+              </ActionIcon>
+              <ActionIcon
+                variant="subtle"
+                color="red"
+                size="sm"
+                aria-label="Delete note"
+                onClick={() => actions.remove.mutate(note._id)}
+              >
+                <IconTrash size={14} />
+              </ActionIcon>
+            </Group>
+          </>
+        )}
+      </MomentList>
     </Stack>
   );
 }

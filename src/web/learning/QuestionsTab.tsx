@@ -13,6 +13,7 @@ import { useQuestionActions } from '../api/learning';
 import classes from './Learning.module.css';
 import { useMoment } from './moment';
 import { Markup } from './Markup';
+import { MomentList } from './MomentList';
 import { QuestionFrame } from './QuestionFrame';
 
 /** The answers of a question, the accepted one first marked. */
@@ -94,7 +95,6 @@ export function QuestionsTab({
     if (opening && question.mine && question.unread > 0) actions.seen.mutate(question._id);
   };
 
-  const list = questions.data ?? [];
   return (
     <Stack gap="sm">
       {draft ? (
@@ -152,85 +152,73 @@ export function QuestionsTab({
           Ask about this moment
         </Button>
       )}
-      {questions.isError ? (
-        <Text size="sm" c="red">
-          {messageOf(questions.error, 'Could not load the questions.')}
-        </Text>
-      ) : list.length === 0 && !questions.isPending ? (
-        <Text size="sm" c="dimmed">
-          No questions on this lecture yet.
-        </Text>
-      ) : (
-        <ul className={classes.list} aria-label="Questions on this lecture">
-          {list.map((question) => (
-            <li key={question._id} className={classes.item}>
-              <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
-                <UnstyledButton
-                  onClick={() => moment.seek(question.t)}
-                  aria-label={`Go to ${formatMoment(question.t)}`}
-                  className={classes.moment}
-                  c="blue"
-                >
-                  {formatMoment(question.t)}
-                </UnstyledButton>
-                <UnstyledButton
-                  style={{ flex: 1, minWidth: 0 }}
-                  onClick={() => toggle(question)}
-                  aria-expanded={openId === question._id}
-                >
-                  <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
-                    {question.title}
-                  </Text>
-                  <Group gap={6} mt={2}>
-                    <Text size="xs" c="dimmed">
-                      {question.answers.length} {question.answers.length === 1 ? 'answer' : 'answers'}
-                    </Text>
-                    {question.mine && (
-                      <Badge size="xs" variant="outline">
-                        yours
-                      </Badge>
-                    )}
-                    {question.unread > 0 && (
-                      <Badge size="xs" color="red">
-                        {question.unread} new
-                      </Badge>
-                    )}
-                    {question.status !== 'open' && (
-                      <Badge size="xs" color="gray">
-                        {question.status}
-                      </Badge>
-                    )}
-                  </Group>
-                </UnstyledButton>
-                <Button
-                  size="compact-xs"
-                  variant={question.meTooMine ? 'filled' : 'default'}
-                  leftSection={<IconHandStop size={12} />}
-                  disabled={question.mine || question.meTooMine || question.status !== 'open'}
-                  onClick={() => actions.meToo.mutate(question._id)}
-                  aria-label={`Me too (${question.meToo})`}
-                >
-                  {question.meToo}
-                </Button>
+      <MomentList
+        query={questions}
+        failure="Could not load the questions."
+        empty="No questions on this lecture yet."
+        label="Questions on this lecture"
+        onSeek={moment.seek}
+        below={(question) =>
+          openId === question._id && (
+            <Stack gap={6} mt="xs">
+              <QuestionFrame question={question} />
+              {question.text && <Markup text={question.text} />}
+              <Answers
+                question={question}
+                onAccept={
+                  question.mine
+                    ? (answerId) => actions.accept.mutate({ questionId: question._id, answerId })
+                    : undefined
+                }
+              />
+            </Stack>
+          )
+        }
+      >
+        {(question) => (
+          <>
+            <UnstyledButton
+              style={{ flex: 1, minWidth: 0 }}
+              onClick={() => toggle(question)}
+              aria-expanded={openId === question._id}
+            >
+              <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
+                {question.title}
+              </Text>
+              <Group gap={6} mt={2}>
+                <Text size="xs" c="dimmed">
+                  {question.answers.length} {question.answers.length === 1 ? 'answer' : 'answers'}
+                </Text>
+                {question.mine && (
+                  <Badge size="xs" variant="outline">
+                    yours
+                  </Badge>
+                )}
+                {question.unread > 0 && (
+                  <Badge size="xs" color="red">
+                    {question.unread} new
+                  </Badge>
+                )}
+                {question.status !== 'open' && (
+                  <Badge size="xs" color="gray">
+                    {question.status}
+                  </Badge>
+                )}
               </Group>
-              {openId === question._id && (
-                <Stack gap={6} mt="xs">
-                  <QuestionFrame question={question} />
-                  {question.text && <Markup text={question.text} />}
-                  <Answers
-                    question={question}
-                    onAccept={
-                      question.mine
-                        ? (answerId) => actions.accept.mutate({ questionId: question._id, answerId })
-                        : undefined
-                    }
-                  />
-                </Stack>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
+            </UnstyledButton>
+            <Button
+              size="compact-xs"
+              variant={question.meTooMine ? 'filled' : 'default'}
+              leftSection={<IconHandStop size={12} />}
+              disabled={question.mine || question.meTooMine || question.status !== 'open'}
+              onClick={() => actions.meToo.mutate(question._id)}
+              aria-label={`Me too (${question.meToo})`}
+            >
+              {question.meToo}
+            </Button>
+          </>
+        )}
+      </MomentList>
     </Stack>
   );
 }

@@ -1,70 +1,24 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Note, Question } from '../../contract/learning';
 import { useNoteActions, useQuestionActions } from '../api/learning';
 import { PlayerControls } from '../player/PlayerControls';
-import type { MediaState } from '../player/use-media-state';
-import { fakeServer, renderRoute } from '../test-utils';
+import { controlsProps, fakeServer, pausedMedia, renderRoute, testNote, testQuestion } from '../test-utils';
 import { useLearningMarkers } from './use-learning-markers';
 
 const VIDEO = '11111111-1111-4111-8111-111111111111';
-const media: MediaState = {
-  playing: false,
-  currentTime: 0,
-  duration: 100,
-  volume: 1,
-  muted: false,
-  rate: 1,
-  buffering: false,
-  ended: false,
-};
-
-const note = (id: string, t: number): Note => ({
-  _id: id,
-  videoId: VIDEO,
-  t,
-  text: 'a note',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-});
-const question = (id: string, t: number, title: string): Question => ({
-  _id: id,
-  videoId: VIDEO,
-  t,
-  title,
-  text: '',
-  status: 'open',
-  mine: false,
-  meToo: 0,
-  meTooMine: false,
-  unread: 0,
-  answers: [],
-  frameUrl: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-});
+const media = pausedMedia();
+const note = (id: string, t: number) => testNote({ _id: id, videoId: VIDEO, t });
+const question = (id: string, t: number, title: string) =>
+  testQuestion({ _id: id, videoId: VIDEO, t, title });
 
 /** The player's controls fed by the hook, with buttons that add and delete through the app's mutations. */
 function Harness({ onSeek }: { onSeek(seconds: number): void }) {
   const markers = useLearningMarkers(VIDEO);
   const notes = useNoteActions(VIDEO);
   const questions = useQuestionActions(VIDEO);
-  const noop = () => {};
   return (
     <>
-      <PlayerControls
-        media={media}
-        duration={100}
-        fullscreen={false}
-        visible
-        onTogglePlay={noop}
-        onSeek={onSeek}
-        onToggleMute={noop}
-        onVolume={noop}
-        onCycleSpeed={noop}
-        onToggleFullscreen={noop}
-        onFocusChange={noop}
-        markers={markers}
-      />
+      <PlayerControls {...controlsProps({ media, duration: 100, onSeek, markers })} />
       <button type="button" onClick={() => notes.add.mutate({ t: 30, text: 'later' })}>
         add note
       </button>

@@ -1,37 +1,13 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { renderRoute } from '../test-utils';
+import { controlsProps, pausedMedia, renderRoute } from '../test-utils';
 import { PlayerControls, type PlayerControlsProps } from './PlayerControls';
-import type { MediaState } from './use-media-state';
 
-const media: MediaState = {
-  playing: false,
-  currentTime: 30,
-  duration: 120,
-  volume: 1,
-  muted: false,
-  rate: 1,
-  buffering: false,
-  ended: false,
-};
+const media = pausedMedia({ currentTime: 30, duration: 120 });
 
 function controls(props: Partial<PlayerControlsProps> = {}) {
-  const noop = vi.fn();
   const { container } = renderRoute(
-    <PlayerControls
-      media={media}
-      duration={120}
-      fullscreen={false}
-      visible
-      onTogglePlay={noop}
-      onSeek={noop}
-      onToggleMute={noop}
-      onVolume={noop}
-      onCycleSpeed={noop}
-      onToggleFullscreen={noop}
-      onFocusChange={noop}
-      {...props}
-    />,
+    <PlayerControls {...controlsProps({ media, duration: 120, ...props })} />,
   );
   return container;
 }

@@ -48,14 +48,15 @@ export function rescueStuckSeeks(media: HTMLMediaElement, rescue: StuckSeekRescu
     timer = undefined;
     step = 0;
   };
-  media.addEventListener('seeking', onSeeking);
-  media.addEventListener('seeked', onSettled);
-  media.addEventListener('emptied', onSettled);
+  // One abort removes every listener below.
+  const listening = new AbortController();
+  const on = { signal: listening.signal };
+  media.addEventListener('seeking', onSeeking, on);
+  media.addEventListener('seeked', onSettled, on);
+  media.addEventListener('emptied', onSettled, on);
   return () => {
     clearTimeout(timer);
-    media.removeEventListener('seeking', onSeeking);
-    media.removeEventListener('seeked', onSettled);
-    media.removeEventListener('emptied', onSettled);
+    listening.abort();
   };
 }
 

@@ -50,12 +50,14 @@ function useScreenMoment(
       timer = undefined;
       check();
     };
-    video.addEventListener('timeupdate', check);
-    video.addEventListener('seeked', seeked);
+    // One abort removes both listeners.
+    const listening = new AbortController();
+    const on = { signal: listening.signal };
+    video.addEventListener('timeupdate', check, on);
+    video.addEventListener('seeked', seeked, on);
     return () => {
       clearTimeout(timer);
-      video.removeEventListener('timeupdate', check);
-      video.removeEventListener('seeked', seeked);
+      listening.abort();
     };
   }, [mediaRef]);
   return moment;

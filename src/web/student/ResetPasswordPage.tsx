@@ -21,7 +21,7 @@ import { sessionKeys, useAuthCheck } from '../api/session';
 import { requestCode, resetPassword } from '../api/student';
 import { useReplaceNavigate } from '../session/navigation';
 import { Logo } from '../ui/Logo';
-import { NewPasswordFields, newPasswordReady } from '../ui/NewPasswordFields';
+import { NewPasswordFields, useNewPassword } from '../ui/NewPasswordFields';
 import { toast } from '../ui/toast';
 import { useCountdown } from './use-countdown';
 import { LoginInput } from '../ui/SignInCard';
@@ -100,8 +100,7 @@ export function ResetForm({ username }: { username?: string }) {
   const queryClient = useQueryClient();
   const countdown = useCountdown();
   const [otp, setOtp] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const newPassword = useNewPassword();
 
   const resend = useMutation({
     mutationFn: () => requestCode(username),
@@ -118,7 +117,8 @@ export function ResetForm({ username }: { username?: string }) {
   });
 
   const reset = useMutation({
-    mutationFn: () => resetPassword({ otp, newpassword: password, ...(username ? { username } : {}) }),
+    mutationFn: () =>
+      resetPassword({ otp, newpassword: newPassword.password, ...(username ? { username } : {}) }),
     onSuccess: ({ message }) => {
       toast.success(message || studentToasts.resetSuccess);
       queryClient.setQueryData(sessionKeys.authCheck, { valid: false });
@@ -127,7 +127,7 @@ export function ResetForm({ username }: { username?: string }) {
     onError: (error) => toast.error(messageOf(error, studentToasts.resetFailed)),
   });
 
-  const canReset = otp.length === OTP_LENGTH && newPasswordReady(password, confirm) && !reset.isPending;
+  const canReset = otp.length === OTP_LENGTH && newPassword.ready && !reset.isPending;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -155,13 +155,7 @@ export function ResetForm({ username }: { username?: string }) {
             styles={{ root: { justifyContent: 'space-between' } }}
           />
         </Input.Wrapper>
-        <NewPasswordFields
-          password={password}
-          confirm={confirm}
-          onPassword={setPassword}
-          onConfirm={setConfirm}
-          confirmLabel="Confirm password"
-        />
+        <NewPasswordFields {...newPassword.fields} confirmLabel="Confirm password" />
         <Button type="submit" color="red" fullWidth disabled={!canReset} loading={reset.isPending}>
           Reset Password
         </Button>

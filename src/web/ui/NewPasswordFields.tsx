@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { validation } from '../../contract/messages';
 import { isValidPassword } from '../../contract/password';
 import { PasswordField } from './PasswordField';
@@ -5,6 +6,24 @@ import { PasswordField } from './PasswordField';
 /** Whether a new password and its confirmation can be sent: the contract's rule, and the same twice. */
 export const newPasswordReady = (password: string, confirm: string) =>
   isValidPassword(password) && confirm === password;
+
+/**
+ * The state behind NewPasswordFields: the password, whether it can be sent (newPasswordReady),
+ * `fields` to spread on NewPasswordFields, and `clear` to empty both.
+ */
+export function useNewPassword() {
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  return {
+    password,
+    ready: newPasswordReady(password, confirm),
+    fields: { password, confirm, onPassword: setPassword, onConfirm: setConfirm },
+    clear: () => {
+      setPassword('');
+      setConfirm('');
+    },
+  };
+}
 
 /**
  * A new password and its confirmation (the student's reset, the admin's own change), labelled "New password": the rule shown

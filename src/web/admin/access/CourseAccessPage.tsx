@@ -6,10 +6,9 @@ import { adminToasts } from '../../../contract/messages';
 import { adminApi, useAccessList } from '../../api/admin';
 import { useStudents } from '../../api/admin-students';
 import { Empty } from '../ui/Empty';
-import { Loaded } from '../ui/Loaded';
+import { LoadedList } from '../ui/LoadedList';
 import { PageHeader } from '../ui/PageHeader';
 import { SearchInput } from '../ui/SearchInput';
-import { TableSkeleton } from '../ui/TableSkeleton';
 import { useAdminMutation } from '../ui/use-admin-mutation';
 import { EnrolSelectedModal } from '../students/EnrolSelectedModal';
 import { AccessGroup, accessIds, groupTitle, type Pending } from './AccessGroup';
@@ -57,7 +56,6 @@ export default function CourseAccessPage() {
   };
 
   const body = (entries: CourseAccessListEntry[]) => {
-    if (entries.length === 0) return <Empty title="No courses available." />;
     const q = filter.trim().toLowerCase();
     const groups = entries.map((entry) => (
       <AccessGroup
@@ -104,13 +102,15 @@ export default function CourseAccessPage() {
         }
       />
       <Stack gap="lg">
-        <Loaded
+        <LoadedList
           query={list}
           failure={adminToasts.fetchAccessListFailed}
-          loading={<TableSkeleton rows={5} label="Loading the access list" />}
+          loading="Loading the access list"
+          rows={5}
+          empty={<Empty title="No courses available." />}
         >
           {body}
-        </Loaded>
+        </LoadedList>
       </Stack>
       <DaysModal
         request={daysRequest}

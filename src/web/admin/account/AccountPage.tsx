@@ -1,7 +1,7 @@
 import { Badge, Button, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { accountApi, accountKeys, useMfaStatus, useOwnSessions } from '../../api/account';
-import { NewPasswordFields, newPasswordReady } from '../../ui/NewPasswordFields';
+import { NewPasswordFields, useNewPassword } from '../../ui/NewPasswordFields';
 import { PasswordField } from '../../ui/PasswordField';
 import { RecoveryCodes } from '../login/EnrolStep';
 import { PasskeysPanel } from '../login/PasskeysPanel';
@@ -11,10 +11,11 @@ import { DataTable } from '../ui/DataTable';
 import { Empty } from '../ui/Empty';
 import { formatDateTime, plural } from '../ui/format';
 import { Loaded } from '../ui/Loaded';
+import { LoadedList } from '../ui/LoadedList';
 import { PageHeader } from '../ui/PageHeader';
 import { Section } from '../ui/Section';
 import { ServerReason } from '../ui/ServerReason';
-import { TableSkeleton } from '../ui/TableSkeleton';
+import { SubmitRow } from '../ui/SubmitRow';
 import { useAdminMutation } from '../ui/use-admin-mutation';
 
 /**
@@ -43,12 +44,10 @@ export default function AccountPage() {
 
 function PasswordSection() {
   const [current, setCurrent] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const newPassword = useNewPassword();
   const clear = () => {
     setCurrent('');
-    setPassword('');
-    setConfirm('');
+    newPassword.clear();
   };
   const change = useAdminMutation(accountApi.changePassword, {
     success: 'Password changed.',
@@ -58,11 +57,12 @@ function PasswordSection() {
     refresh: accountKeys.all,
   });
 
-  const ready = current !== '' && newPasswordReady(password, confirm);
+  const ready = current !== '' && newPassword.ready;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (ready && !change.isPending) change.mutate({ currentPassword: current, newPassword: password });
+    if (ready && !change.isPending)
+      change.mutate({ currentPassword: current, newPassword: newPassword.password });
   };
 
   return (
@@ -78,19 +78,8 @@ function PasswordSection() {
             value={current}
             onValue={setCurrent}
           />
-          <NewPasswordFields
-            password={password}
-            confirm={confirm}
-            onPassword={setPassword}
-            onConfirm={setConfirm}
-            confirmLabel="Confirm new password"
-          />
-          <ServerReason reason={change.isError ? change.reason : null} />
-          <Group justify="flex-end">
-            <Button type="submit" color="red" disabled={!ready} loading={change.isPending}>
-              Change password
-            </Button>
-          </Group>
+          <NewPasswordFields {...newPassword.fields} confirmLabel="Confirm new password" />
+          <SubmitRow label="Change password" mutation={change} disabled={!ready} />
         </Stack>
       </form>
     </Section>
@@ -175,41 +164,39 @@ function SessionsSection() {
           Sign out everywhere else
         </Button>
       </Group>
-      <Loaded
+      <LoadedList
         query={sessions}
         failure="Could not load your sessions."
-        loading={<TableSkeleton rows={2} label="Loading your sessions" />}
+        loading="Loading your sessions"
+        rows={2}
+        empty={<Empty title="No sessions" description="Sign in again to see where you are signed in." />}
       >
-        {(list) =>
-          list.length === 0 ? (
-            <Empty title="No sessions" description="Sign in again to see where you are signed in." />
-          ) : (
-            <DataTable minWidth={340} columns={['Device and address', 'Started', 'Last active']}>
-              {list.map((session) => (
-                <Table.Tr key={session.id} data-testid="session-row">
-                  <Table.Td>
-                    <Group gap={6} wrap="wrap">
-                      <Text size="sm" fw={500}>
-                        {describeDevice(session.userAgent) ?? 'Unknown browser'}
-                      </Text>
-                      {session.current && (
-                        <Badge color="teal" variant="light" style={{ minWidth: 'max-content' }}>
-                          This device
-                        </Badge>
-                      )}
-                    </Group>
-                    <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                      {session.ip ?? 'Address not recorded'}
+        {(list) => (
+          <DataTable minWidth={340} columns={['Device and address', 'Started', 'Last active']}>
+            {list.map((session) => (
+              <Table.Tr key={session.id} data-testid="session-row">
+                <Table.Td>
+                  <Group gap={6} wrap="wrap">
+                    <Text size="sm" fw={500}>
+                      {describeDevice(session.userAgent) ?? 'Unknown browser'}
                     </Text>
-                  </Table.Td>
-                  <Table.Td>{formatDateTime(session.createdAt)}</Table.Td>
-                  <Table.Td>{session.current ? 'Now' : formatDateTime(session.lastSeenAt) || '—'}</Table.Td>
-                </Table.Tr>
-              ))}
-            </DataTable>
-          )
-        }
-      </Loaded>
+                    {session.current && (
+                      <Badge color="teal" variant="light" style={{ minWidth: 'max-content' }}>
+                        This device
+                      </Badge>
+                    )}
+                  </Group>
+                  <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                    {session.ip ?? 'Address not recorded'}
+                  </Text>
+                </Table.Td>
+                <Table.Td>{formatDateTime(session.createdAt)}</Table.Td>
+                <Table.Td>{session.current ? 'Now' : formatDateTime(session.lastSeenAt) || '—'}</Table.Td>
+              </Table.Tr>
+            ))}
+          </DataTable>
+        )}
+      </LoadedList>
       <ConfirmModal
         opened={confirming}
         title="Sign out everywhere else?"

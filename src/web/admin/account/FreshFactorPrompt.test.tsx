@@ -49,13 +49,18 @@ function school(right: string, extra: FakeRoutes = {}) {
   return { server, sent };
 }
 
+/** The school above, after Make new recovery codes was refused and the prompt opened. */
+async function promptedOnRenew(right: string, extra: FakeRoutes = {}) {
+  const user = userEvent.setup();
+  const { sent } = school(right, extra);
+  await user.click(await screen.findByRole('button', { name: 'Make new recovery codes' }));
+  const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" });
+  return { user, sent, dialog };
+}
+
 describe("Confirm it's you: a sensitive action refused for a stale second factor", () => {
   it('asks for the code, says when it is wrong, then sends the refused request once more', async () => {
-    const user = userEvent.setup();
-    const { sent } = school('123456');
-    await user.click(await screen.findByRole('button', { name: 'Make new recovery codes' }));
-
-    const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" });
+    const { user, sent, dialog } = await promptedOnRenew('123456');
     const field = within(dialog).getByRole('textbox', { name: 'Authentication code' });
     await waitFor(() => expect(field).toHaveFocus());
     await user.type(field, '654321{Enter}');
@@ -76,10 +81,7 @@ describe("Confirm it's you: a sensitive action refused for a stale second factor
   });
 
   it('takes a recovery code instead of the app', async () => {
-    const user = userEvent.setup();
-    const { sent } = school('abcde-fghij');
-    await user.click(await screen.findByRole('button', { name: 'Make new recovery codes' }));
-    const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" });
+    const { user, sent, dialog } = await promptedOnRenew('abcde-fghij');
     await user.click(within(dialog).getByRole('button', { name: 'Use a recovery code' }));
     await user.type(within(dialog).getByRole('textbox', { name: 'Recovery code' }), 'abcde-fghij{Enter}');
     expect(await screen.findByTestId('recovery-codes')).toBeInTheDocument();
@@ -87,10 +89,7 @@ describe("Confirm it's you: a sensitive action refused for a stale second factor
   });
 
   it('Cancel gives the refusal back to the screen, and sends nothing more', async () => {
-    const user = userEvent.setup();
-    const { sent } = school('123456');
-    await user.click(await screen.findByRole('button', { name: 'Make new recovery codes' }));
-    const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" });
+    const { user, sent, dialog } = await promptedOnRenew('123456');
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(await screen.findByText(serverMessages.mfaFreshFactor)).toHaveAttribute('role', 'alert');
@@ -105,10 +104,9 @@ describe("Confirm it's you: a sensitive action refused for a stale second factor
   });
 
   it('a route refused again after the code is not retried a second time', async () => {
-    const user = userEvent.setup();
-    const { sent } = school('123456', { 'POST /api/admin/mfa/recovery-codes': () => stale });
-    await user.click(await screen.findByRole('button', { name: 'Make new recovery codes' }));
-    const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" });
+    const { user, sent, dialog } = await promptedOnRenew('123456', {
+      'POST /api/admin/mfa/recovery-codes': () => stale,
+    });
     await user.type(within(dialog).getByRole('textbox', { name: 'Authentication code' }), '123456{Enter}');
     expect(await screen.findByText(serverMessages.mfaFreshFactor)).toHaveAttribute('role', 'alert');
     expect(sent('/api/admin/mfa/recovery-codes')).toHaveLength(2);

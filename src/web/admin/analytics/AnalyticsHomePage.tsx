@@ -5,9 +5,8 @@ import type { AdminCourse } from '../../../contract/courses';
 import { adminToasts } from '../../../contract/messages';
 import { useAdminCourses } from '../../api/admin';
 import { Empty } from '../ui/Empty';
-import { Loaded } from '../ui/Loaded';
+import { LoadedList } from '../ui/LoadedList';
 import { PageHeader } from '../ui/PageHeader';
-import { TableSkeleton } from '../ui/TableSkeleton';
 import { AnalyticsLink } from './AnalyticsLink';
 
 /** /adminanalytics: where the questions start: a course (who is behind, which video loses people) or a student. */
@@ -30,23 +29,22 @@ export default function AnalyticsHomePage() {
           </Button>
         }
       />
-      <Loaded
+      <LoadedList
         query={courses}
         failure={adminToasts.overviewFailed}
-        loading={<TableSkeleton rows={4} label="Loading courses" />}
-      >
-        {(list) =>
-          list.length === 0 ? (
-            <Empty title="No courses available." description="Create a course and enrol students first." />
-          ) : (
-            <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
-              {list.map((course) => (
-                <CourseLink key={course._id} course={course} />
-              ))}
-            </SimpleGrid>
-          )
+        loading="Loading courses"
+        empty={
+          <Empty title="No courses available." description="Create a course and enrol students first." />
         }
-      </Loaded>
+      >
+        {(list) => (
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
+            {list.map((course) => (
+              <CourseLink key={course._id} course={course} />
+            ))}
+          </SimpleGrid>
+        )}
+      </LoadedList>
     </>
   );
 }

@@ -3,17 +3,12 @@ import { BarChart } from '@mantine/charts';
 import { Anchor, Badge, Group, Paper, Progress, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
-import {
-  analyticsMessages,
-  type StudentAnalytics,
-  type StudentCourseActivity,
-} from '../../../contract/analytics';
+import type { StudentAnalytics, StudentCourseActivity } from '../../../contract/analytics';
 import { analyticsCsv, useStudentAnalytics } from '../../api/analytics';
 import { Empty } from '../ui/Empty';
 import { formatDateTime, formatDMY } from '../ui/format';
-import { Loaded } from '../ui/Loaded';
 import { PageHeader } from '../ui/PageHeader';
-import { AnalyticsSkeleton } from './AnalyticsSkeleton';
+import { AnalyticsLoaded } from './AnalyticsLoaded';
 import { ChartFigure, ChartPanel } from './ChartPanel';
 import { ChartTable } from './ChartTable';
 import { DownloadCsv } from './DownloadCsv';
@@ -26,13 +21,9 @@ export default function StudentAnalyticsPage() {
   const { studentId = '' } = useParams();
   const analytics = useStudentAnalytics(studentId);
   return (
-    <Loaded
-      query={analytics}
-      failure={analyticsMessages.loadFailed}
-      loading={<AnalyticsSkeleton label="Loading student analytics" cards={4} chartHeight={240} />}
-    >
+    <AnalyticsLoaded query={analytics} loading="Loading student analytics" cards={4} chartHeight={240}>
       {(a) => <StudentView analytics={a} />}
-    </Loaded>
+    </AnalyticsLoaded>
   );
 }
 

@@ -2,12 +2,11 @@ import '@mantine/charts/styles.css';
 import { CompositeChart } from '@mantine/charts';
 import { SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { useParams } from 'react-router';
-import { analyticsMessages, type VideoAnalytics } from '../../../contract/analytics';
+import type { VideoAnalytics } from '../../../contract/analytics';
 import { analyticsCsv, useVideoAnalytics } from '../../api/analytics';
 import { Empty } from '../ui/Empty';
-import { Loaded } from '../ui/Loaded';
 import { PageHeader } from '../ui/PageHeader';
-import { AnalyticsSkeleton } from './AnalyticsSkeleton';
+import { AnalyticsLoaded } from './AnalyticsLoaded';
 import { ChartFigure, ChartPanel } from './ChartPanel';
 import { ChartTable } from './ChartTable';
 import { DownloadCsv } from './DownloadCsv';
@@ -20,13 +19,9 @@ export default function VideoAnalyticsPage() {
   const { videoId = '' } = useParams();
   const analytics = useVideoAnalytics(videoId);
   return (
-    <Loaded
-      query={analytics}
-      failure={analyticsMessages.loadFailed}
-      loading={<AnalyticsSkeleton label="Loading video analytics" cards={5} chartHeight={300} />}
-    >
+    <AnalyticsLoaded query={analytics} loading="Loading video analytics" cards={5} chartHeight={300}>
       {(a) => <VideoView analytics={a} />}
-    </Loaded>
+    </AnalyticsLoaded>
   );
 }
 

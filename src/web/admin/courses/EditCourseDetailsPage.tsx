@@ -8,9 +8,8 @@ import { useAdminCourses } from '../../api/admin';
 
 import { Empty } from '../ui/Empty';
 
-import { Loaded } from '../ui/Loaded';
+import { LoadedList } from '../ui/LoadedList';
 import { PageHeader } from '../ui/PageHeader';
-import { TableSkeleton } from '../ui/TableSkeleton';
 
 import classes from '../ui/tables.module.css';
 import { EditCourseModal } from './EditCourseModal';
@@ -22,33 +21,26 @@ export default function EditCourseDetailsPage() {
   const courses = useAdminCourses('list');
   const [editing, setEditing] = useState<AdminCourse | null>(null);
 
-  const table = (list: AdminCourse[]) =>
-    list.length === 0 ? (
-      <Empty title="No courses available.">
-        <Button component={Link} to="/admincourse" replace leftSection={<IconSquarePlus size={16} />}>
-          Create Course
-        </Button>
-      </Empty>
-    ) : (
-      <DataTable
-        minWidth={900}
-        verticalSpacing="sm"
-        withTableBorder
-        columns={['Thumbnail', 'Batch', 'Code', 'Name', 'Description', 'Start Date', 'End Date', 'Actions']}
-      >
-        {list.map((course) => (
-          <Table.Tr key={course._id}>
-            <CourseCells course={course} thumbWidth={80} descriptionWidth={300} />
-            <Table.Td className={classes.actions}>
-              <EditButton
-                label={`Edit ${course.name} (Batch ${course.batch})`}
-                onClick={() => setEditing(course)}
-              />
-            </Table.Td>
-          </Table.Tr>
-        ))}
-      </DataTable>
-    );
+  const table = (list: AdminCourse[]) => (
+    <DataTable
+      minWidth={900}
+      verticalSpacing="sm"
+      withTableBorder
+      columns={['Thumbnail', 'Batch', 'Code', 'Name', 'Description', 'Start Date', 'End Date', 'Actions']}
+    >
+      {list.map((course) => (
+        <Table.Tr key={course._id}>
+          <CourseCells course={course} thumbWidth={80} descriptionWidth={300} />
+          <Table.Td className={classes.actions}>
+            <EditButton
+              label={`Edit ${course.name} (Batch ${course.batch})`}
+              onClick={() => setEditing(course)}
+            />
+          </Table.Td>
+        </Table.Tr>
+      ))}
+    </DataTable>
+  );
 
   return (
     <>
@@ -56,13 +48,20 @@ export default function EditCourseDetailsPage() {
         title="Edit Course Details"
         description="Batch, code, name, description, thumbnail and dates of each course."
       />
-      <Loaded
+      <LoadedList
         query={courses}
         failure={adminToasts.noCourses}
-        loading={<TableSkeleton rows={4} label="Loading courses" />}
+        loading="Loading courses"
+        empty={
+          <Empty title="No courses available.">
+            <Button component={Link} to="/admincourse" replace leftSection={<IconSquarePlus size={16} />}>
+              Create Course
+            </Button>
+          </Empty>
+        }
       >
         {table}
-      </Loaded>
+      </LoadedList>
       <EditCourseModal course={editing} onClose={() => setEditing(null)} />
     </>
   );

@@ -17,16 +17,16 @@ import type { InstructorEntry } from '../../../contract/instructors';
 import { useAdminCourses } from '../../api/admin';
 import { instructorApi, instructorKeys, useInstructors } from '../../api/instructors';
 import { PasswordField } from '../../ui/PasswordField';
-import { ConfirmModal } from '../ui/ConfirmModal';
+import { ConfirmRemoveModal } from '../ui/ConfirmModal';
 import { DataTable } from '../ui/DataTable';
 import { Empty } from '../ui/Empty';
 import { FormActions } from '../ui/FormActions';
 import { formatDateTime, plural } from '../ui/format';
-import { Loaded } from '../ui/Loaded';
+import { LoadedList } from '../ui/LoadedList';
 import { PageHeader } from '../ui/PageHeader';
 import { Section } from '../ui/Section';
 import { ServerReason } from '../ui/ServerReason';
-import { TableSkeleton } from '../ui/TableSkeleton';
+import { SubmitRow } from '../ui/SubmitRow';
 import { useAdminMutation } from '../ui/use-admin-mutation';
 
 /**
@@ -55,92 +55,84 @@ export default function InstructorsPage() {
       <Stack gap="lg">
         <CreateSection courses={courses.data ?? []} />
         <Section id="instructors-list" title="Instructors and their courses">
-          <Loaded
+          <LoadedList
             query={instructors}
             failure="Could not load the instructors."
-            loading={<TableSkeleton rows={3} label="Loading the instructors" />}
-          >
-            {(list) =>
-              list.length === 0 ? (
-                <Empty title="No instructors yet" description="Create one above and choose their courses." />
-              ) : (
-                <DataTable minWidth={560} columns={['Instructor', 'Courses', 'Last sign-in', '']}>
-                  {list.map((who) => (
-                    <Table.Tr key={who._id} data-testid="instructor-row">
-                      <Table.Td>
-                        <Text size="sm" fw={500}>
-                          {who.name}
-                        </Text>
-                        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                          {who.username} · {who.email}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        {who.courses.length === 0 ? (
-                          <Text size="sm" c="dimmed">
-                            None
-                          </Text>
-                        ) : (
-                          <Group gap={4}>
-                            {who.courses.map((c) => (
-                              <Badge
-                                key={c._id}
-                                variant="light"
-                                color="gray"
-                                style={{ textTransform: 'none' }}
-                              >
-                                {c.name}
-                              </Badge>
-                            ))}
-                          </Group>
-                        )}
-                      </Table.Td>
-                      <Table.Td>{formatDateTime(who.lastSignInAt) || 'Never'}</Table.Td>
-                      <Table.Td>
-                        <Group gap={6} justify="flex-end" wrap="nowrap">
-                          <Button
-                            size="xs"
-                            variant="default"
-                            onClick={() => setEditing(who)}
-                            aria-label={`Edit the courses of ${who.name}`}
-                          >
-                            Courses
-                          </Button>
-                          <Button
-                            size="xs"
-                            variant="outline"
-                            color="red"
-                            onClick={() => setRemoving(who)}
-                            aria-label={`Remove ${who.name}`}
-                          >
-                            Remove
-                          </Button>
-                        </Group>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </DataTable>
-              )
+            loading="Loading the instructors"
+            rows={3}
+            empty={
+              <Empty title="No instructors yet" description="Create one above and choose their courses." />
             }
-          </Loaded>
+          >
+            {(list) => (
+              <DataTable minWidth={560} columns={['Instructor', 'Courses', 'Last sign-in', '']}>
+                {list.map((who) => (
+                  <Table.Tr key={who._id} data-testid="instructor-row">
+                    <Table.Td>
+                      <Text size="sm" fw={500}>
+                        {who.name}
+                      </Text>
+                      <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                        {who.username} · {who.email}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      {who.courses.length === 0 ? (
+                        <Text size="sm" c="dimmed">
+                          None
+                        </Text>
+                      ) : (
+                        <Group gap={4}>
+                          {who.courses.map((c) => (
+                            <Badge key={c._id} variant="light" color="gray" style={{ textTransform: 'none' }}>
+                              {c.name}
+                            </Badge>
+                          ))}
+                        </Group>
+                      )}
+                    </Table.Td>
+                    <Table.Td>{formatDateTime(who.lastSignInAt) || 'Never'}</Table.Td>
+                    <Table.Td>
+                      <Group gap={6} justify="flex-end" wrap="nowrap">
+                        <Button
+                          size="xs"
+                          variant="default"
+                          onClick={() => setEditing(who)}
+                          aria-label={`Edit the courses of ${who.name}`}
+                        >
+                          Courses
+                        </Button>
+                        <Button
+                          size="xs"
+                          variant="outline"
+                          color="red"
+                          onClick={() => setRemoving(who)}
+                          aria-label={`Remove ${who.name}`}
+                        >
+                          Remove
+                        </Button>
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </DataTable>
+            )}
+          </LoadedList>
         </Section>
       </Stack>
       {editing && (
         <EditCoursesModal who={editing} courses={courses.data ?? []} onClose={() => setEditing(null)} />
       )}
-      <ConfirmModal
-        opened={removing !== null}
+      <ConfirmRemoveModal
+        target={removing}
         title="Remove this instructor?"
-        action="Remove"
-        color="red"
-        pending={remove.isPending}
-        onConfirm={() => removing && remove.mutate(removing)}
+        mutation={remove}
         onClose={() => setRemoving(null)}
       >
-        {removing
-          ? `${removing.name} (${removing.username}) loses their account: they are signed out now and cannot sign in again. Their courses, videos and answers stay.`
-          : ''}
-      </ConfirmModal>
+        {(who) =>
+          `${who.name} (${who.username}) loses their account: they are signed out now and cannot sign in again. Their courses, videos and answers stay.`
+        }
+      </ConfirmRemoveModal>
     </>
   );
 }
@@ -256,12 +248,7 @@ function CreateSection({ courses }: { courses: AdminCourse[] }) {
             />
           </SimpleGrid>
           <CoursePicker courses={courses} value={courseIds} onChange={setCourseIds} />
-          <ServerReason reason={create.isError ? create.reason : null} />
-          <Group justify="flex-end">
-            <Button type="submit" color="red" disabled={!ready} loading={create.isPending}>
-              Create instructor
-            </Button>
-          </Group>
+          <SubmitRow label="Create instructor" mutation={create} disabled={!ready} />
         </Stack>
       </form>
     </Section>

@@ -6,7 +6,7 @@ import type { Passkey } from '../../../contract/mfa';
 import { serverMessages } from '../../../contract/messages';
 import { adminApi } from '../../api/admin';
 import { ApiError, reasonOf } from '../../api/client';
-import { ConfirmModal } from '../ui/ConfirmModal';
+import { ConfirmRemoveModal } from '../ui/ConfirmModal';
 import { PageHeader } from '../ui/PageHeader';
 import { toast } from '../../ui/toast';
 import { addPasskey, assertPasskey } from './passkey-flow';
@@ -177,19 +177,18 @@ export function PasskeysPanel() {
           </Group>
         </form>
       </Stack>
-      <ConfirmModal
-        opened={removing !== null}
+      <ConfirmRemoveModal
+        target={removing}
         title="Remove this passkey?"
-        action="Remove"
-        color="red"
-        pending={remove.isPending}
-        onConfirm={() => removing && remove.mutate(removing)}
+        mutation={remove}
         onClose={() => setRemoving(null)}
       >
-        <Text size="sm">
-          &quot;{removing?.name}&quot; will no longer sign you in. You can add it again later.
-        </Text>
-      </ConfirmModal>
+        {(passkey) => (
+          <Text size="sm">
+            &quot;{passkey.name}&quot; will no longer sign you in. You can add it again later.
+          </Text>
+        )}
+      </ConfirmRemoveModal>
     </section>
   );
 }

@@ -1,19 +1,9 @@
-import {
-  Badge,
-  Button,
-  Card,
-  Group,
-  SegmentedControl,
-  Skeleton,
-  Stack,
-  Text,
-  Textarea,
-  Title,
-} from '@mantine/core';
+import { Badge, Button, Card, Group, SegmentedControl, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useState } from 'react';
 import { formatMoment, type QueueQuestion, type QuestionStatus } from '../../../contract/learning';
 import { messageOf } from '../../api/client';
 import { useQuestionQueue, useStaffActions } from '../../api/learning';
+import { LoadedItems } from '../../learning/LoadedItems';
 import { Answers } from '../../learning/QuestionsTab';
 import { Markup } from '../../learning/Markup';
 import { QuestionFrame } from '../../learning/QuestionFrame';
@@ -129,19 +119,15 @@ export default function QuestionQueuePage() {
           ]}
         />
       </Group>
-      {queue.isPending ? (
-        <Stack aria-busy="true">
-          <Skeleton h={90} />
-          <Skeleton h={90} />
-          <Skeleton h={90} />
-        </Stack>
-      ) : queue.isError ? (
-        <Text c="red">{messageOf(queue.error, 'Could not load the questions.')}</Text>
-      ) : queue.data.length === 0 ? (
-        <Text c="dimmed">No questions here.</Text>
-      ) : (
-        queue.data.map((question) => <QueueItem key={question._id} question={question} />)
-      )}
+      <LoadedItems
+        query={queue}
+        placeholderHeight={90}
+        failure="Could not load the questions."
+        isEmpty={(list) => list.length === 0}
+        empty="No questions here."
+      >
+        {(list) => list.map((question) => <QueueItem key={question._id} question={question} />)}
+      </LoadedItems>
     </Stack>
   );
 }

@@ -40,3 +40,37 @@ export function ConfirmModal({
     </Modal>
   );
 }
+
+/**
+ * ConfirmModal for removing one thing: open while `target` is set, red, and the action hands the
+ * target to `mutation`. `children` says what happens to it.
+ */
+export function ConfirmRemoveModal<T>({
+  target,
+  title,
+  action = 'Remove',
+  mutation,
+  onClose,
+  children,
+}: {
+  target: T | null;
+  title: string;
+  action?: string;
+  mutation: { isPending: boolean; mutate(target: NoInfer<T>): void };
+  onClose(): void;
+  children(target: T): ReactNode;
+}) {
+  return (
+    <ConfirmModal
+      opened={target !== null}
+      title={title}
+      action={action}
+      color="red"
+      pending={mutation.isPending}
+      onConfirm={() => target !== null && mutation.mutate(target)}
+      onClose={onClose}
+    >
+      {target !== null && children(target)}
+    </ConfirmModal>
+  );
+}

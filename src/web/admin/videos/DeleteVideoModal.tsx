@@ -2,7 +2,7 @@ import type { AdminVideo } from '../../../contract/videos';
 import { adminToasts } from '../../../contract/messages';
 import { adminApi } from '../../api/admin';
 import { LearningCountsLine } from '../../learning/LearningCountsLine';
-import { ConfirmModal } from '../ui/ConfirmModal';
+import { ConfirmRemoveModal } from '../ui/ConfirmModal';
 import { useAdminMutation } from '../ui/use-admin-mutation';
 
 /** The confirmation before Delete Video: the streamer's files go first, then the records (SPEC.md section 7). */
@@ -13,17 +13,19 @@ export function DeleteVideoModal({ video, onClose }: { video: AdminVideo | null;
     onDone: onClose,
   });
   return (
-    <ConfirmModal
-      opened={video !== null}
+    <ConfirmRemoveModal
+      target={video}
       title="Delete video?"
       action="Delete Video"
-      color="red"
-      pending={remove.isPending}
-      onConfirm={() => remove.mutate(video!)}
+      mutation={remove}
       onClose={onClose}
     >
-      <b>{video?.title}</b> and its files will be deleted, and every student loses access to it.
-      {video && <LearningCountsLine videoId={video._id} />} This cannot be undone.
-    </ConfirmModal>
+      {(doomed) => (
+        <>
+          <b>{doomed.title}</b> and its files will be deleted, and every student loses access to it.
+          <LearningCountsLine videoId={doomed._id} /> This cannot be undone.
+        </>
+      )}
+    </ConfirmRemoveModal>
   );
 }

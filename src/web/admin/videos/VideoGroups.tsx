@@ -6,8 +6,7 @@ import { Link } from 'react-router';
 import type { AdminVideo } from '../../../contract/videos';
 import { adminToasts } from '../../../contract/messages';
 import { Empty } from '../ui/Empty';
-import { Loaded } from '../ui/Loaded';
-import { TableSkeleton } from '../ui/TableSkeleton';
+import { LoadedList } from '../ui/LoadedList';
 import { groupVideos, type VideoGroup } from './group-videos';
 
 /**
@@ -27,23 +26,21 @@ export function VideoGroups({
 }) {
   return (
     <Stack gap={gap}>
-      <Loaded
+      <LoadedList
         query={query}
         failure={adminToasts.videosFailed}
-        loading={<TableSkeleton rows={5} label="Loading videos" />}
-      >
-        {(videos) =>
-          videos.length === 0 ? (
-            <Empty title="No videos yet." description={emptyDescription}>
-              <Button component={Link} to="/adminvideo" replace leftSection={<IconCloudUpload size={16} />}>
-                Upload Video
-              </Button>
-            </Empty>
-          ) : (
-            groupVideos(videos).map(children)
-          )
+        loading="Loading videos"
+        rows={5}
+        empty={
+          <Empty title="No videos yet." description={emptyDescription}>
+            <Button component={Link} to="/adminvideo" replace leftSection={<IconCloudUpload size={16} />}>
+              Upload Video
+            </Button>
+          </Empty>
         }
-      </Loaded>
+      >
+        {(videos) => groupVideos(videos).map(children)}
+      </LoadedList>
     </Stack>
   );
 }
