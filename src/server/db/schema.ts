@@ -730,6 +730,32 @@ export const searchEntries = pgTable(
   ],
 );
 
+/**
+ * The search index turned around (issue 29): per word, video and source, the seconds where an entry
+ * holding the word starts. A query reads a word's row per video (about a thousand for a word said in
+ * every lecture) instead of its every entry (a hundred thousand), and finds the videos to show
+ * before it reads any entry. Kept by PostgreSQL: triggers on `search_entries` rebuild the rows of
+ * each video and source a statement changes (migration 0020), so no code path can forget it; a
+ * restore fills it from the backup with triggers off, as every table.
+ */
+export const searchTerms = pgTable(
+  'search_terms',
+  {
+    /** A lexeme of `search_entries.words`. */
+    lexeme: text('lexeme').notNull(),
+    videoId: ownedBy('video_id', () => videos.id),
+    source: text('source').$type<SearchSource>().notNull(),
+    /** Ascending, each once. */
+    starts: real('starts').array().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.lexeme, t.videoId, t.source] }),
+    // Prefixes (`lexeme like 'rou%'`) through the index whatever the database's collation.
+    index('search_terms_prefix_idx').on(t.lexeme.op('text_pattern_ops')),
+    index('search_terms_video_idx').on(t.videoId, t.source),
+  ],
+);
+
 /** How far each source of a video's index got: the admin's per-source state, and where a job resumes. */
 export const searchIndexState = pgTable(
   'search_index_state',

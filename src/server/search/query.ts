@@ -1,4 +1,4 @@
-import { and, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, notInArray, sql, type SQL } from 'drizzle-orm';
 import {
   frameUrlOf,
   MAX_SEARCH_HITS,
@@ -7,15 +7,12 @@ import {
   type SearchSource,
 } from '../../contract/search';
 import type { Db } from '../db/client';
-import { searchEntries, videos } from '../db/schema';
+import { searchEntries, searchTerms, videos } from '../db/schema';
 
 /** Hits one video may contribute, so one long lecture cannot fill the page. */
 const HITS_PER_VIDEO = 5;
-/** Matches read and ranked, at most, per query (and per way in: words, then the literal text). */
-const CANDIDATES = 1_000;
 /** A query runs at most this long (PostgreSQL's statement_timeout). */
 export const SEARCH_TIMEOUT_MS = 3_000;
-const SEARCH_WORK_MEM = '32MB';
 const MAX_TERMS = 12;
 /** Substring (pg_trgm) matching needs this many characters, and so does a prefix (`i:*` is half the index). */
 const MIN_SUBSTRING = 3;
@@ -35,8 +32,15 @@ export interface ParsedQuery {
    * PostgreSQL's own tokens (`res.status` is one token to its parser, and `res & status` no match).
    */
   punctuated: boolean;
+  /** The words every hit holds (lexemes as `search_terms` keeps them), the last maybe a prefix. */
+  terms: Term[];
   /** What the snippet marks. */
   marks: string[];
+}
+
+export interface Term {
+  lexeme: string;
+  prefix: boolean;
 }
 
 const wordsOf = (text: string) => (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_TERMS);
@@ -48,9 +52,11 @@ export function parseQuery(input: string): ParsedQuery {
     const words = wordsOf(match[1] ?? match[2] ?? '');
     if (words.length) groups.push({ words, phrase: match[1] !== undefined });
   }
+  const words: Term[] = [];
   const terms = groups.slice(0, MAX_TERMS).map((g, i, all) => {
     const last = i === all.length - 1 && !g.phrase;
     const prefix = (w: string, j: number) => last && j === g.words.length - 1 && w.length >= MIN_SUBSTRING;
+    g.words.forEach((w, j) => words.push({ lexeme: w, prefix: prefix(w, j) }));
     const parts = g.words.map((w, j) => (prefix(w, j) ? `${w}:*` : w));
     return parts.length > 1 ? `(${parts.join(' <-> ')})` : parts[0]!;
   });
@@ -61,6 +67,7 @@ export function parseQuery(input: string): ParsedQuery {
     tsquery: terms.length ? terms.join(' & ') : undefined,
     literal: usable,
     punctuated: usable !== undefined && /[^\p{L}\p{N}\s]/u.test(usable),
+    terms: words.slice(0, MAX_TERMS),
     marks,
   };
 }
@@ -104,6 +111,8 @@ export interface SearchScope {
   courseId?: string;
 }
 
+type ScoreOf = (text: SQL | typeof searchEntries.text, words: SQL | typeof searchEntries.words) => SQL<number>;
+
 type Candidate = {
   id: string;
   videoId: string;
@@ -113,23 +122,29 @@ type Candidate = {
   source: SearchSource;
   text: string;
   score: number;
+  /** The video's matches (its place on the page). */
+  matches: number;
 };
 
+/** Videos read for a page: twice what a page can show, as some fail the phrase check. */
+const TOP_VIDEOS = 2 * Math.ceil(MAX_SEARCH_HITS / HITS_PER_VIDEO);
+/** A video's first moments checked against the whole query (phrases, order). */
+const MOMENTS_PER_VIDEO = 4 * HITS_PER_VIDEO;
+
 /**
- * The best hits for `input` among the scope's videos, grouped by video (videos by their best hit),
- * at most MAX_SEARCH_HITS. An input with nothing searchable answers no hits.
+ * The best hits for `input` among the scope's videos, at most MAX_SEARCH_HITS: videos by how many
+ * of their entries match, each with its best HITS_PER_VIDEO hits of its first MOMENTS_PER_VIDEO.
+ * An input with nothing searchable answers no hits.
  *
- * The work is bounded, whatever the input: matches are collected as the index finds them, at most
- * CANDIDATES, and only those are ranked. A word said in every lecture matches a hundred thousand
- * cues of a large school; ranking them all took seconds (docs/SEARCH.md, "Figures"). Such a word's
- * page shows the best of the first CANDIDATES matches in the index's order (the videos indexed
- * first); a rarer word's, the best of all its matches.
- *
- * Words are found through `words` (full text: the last word as a prefix; input with punctuation as
- * a phrase of PostgreSQL's tokens). The literal text (pg_trgm) is a second way in, only when words
- * found less than a page: a part of a word (`Interval` in `setInterval`, `tatus(40`). Asking it
- * always would cost a scan of every entry holding the query's trigrams. Wherever it matches, the
- * literal text ranks a hit higher.
+ * Its cost follows the number of videos, not of entries (docs/SEARCH.md, "A query"): the words are
+ * looked up in `search_terms` (a row per word, video and source with the seconds it is said or
+ * shown), which picks the videos and their moments; only those entries are read, and checked with
+ * the whole query (`words @@ tsquery`: phrases, order). A word said in every lecture of a large
+ * school holds a hundred thousand entries and a thousand such rows; ranking its entries took
+ * seconds. Input with punctuation (`res.status(404)`) is a phrase of PostgreSQL's own tokens
+ * (`res.status` is one to its parser). The literal text (pg_trgm) is a second way in only when
+ * words found less than a page: a part of a word (`Interval` in `setInterval`). Wherever it
+ * matches, the literal text ranks a hit higher within its video.
  */
 export async function searchIndex(db: Db, input: string, scope: SearchScope): Promise<SearchHit[]> {
   const parsed = parseQuery(input);
@@ -141,10 +156,12 @@ export async function searchIndex(db: Db, input: string, scope: SearchScope): Pr
       ? sql`to_tsquery('simple', ${parsed.tsquery})`
       : undefined;
   const like = parsed.literal ? `%${escapeLike(parsed.literal)}%` : undefined;
-  const literalHit: SQL = like ? sql`lower(${searchEntries.text}) like ${like} escape '\\'` : sql`false`;
-  const wordsHit: SQL = query ? sql`${searchEntries.words} @@ ${query}` : sql`false`;
-  const score = sql<number>`(case when ${literalHit} then 1.0 else 0.0 end)
-    + ${query ? sql`ts_rank(${searchEntries.words}, ${query})` : sql`0.0`}`;
+  const literalIn = (text: SQL | typeof searchEntries.text): SQL =>
+    like ? sql`lower(${text}) like ${like} escape '\\'` : sql`false`;
+  const literalHit = literalIn(searchEntries.text);
+  /** How well an entry matches: 1 for the literal text, plus full text's rank. */
+  const scoreOf: ScoreOf = (text, words) => sql<number>`(case when ${literalIn(text)} then 1.0 else 0.0 end)
+    + ${query ? sql`ts_rank(${words}, ${query})` : sql`0.0`}`;
   // The videos to look in: the searcher's, within the course when one is asked for (undefined: all).
   let videoIds = scope.videoIds;
   if (scope.courseId) {
@@ -156,59 +173,55 @@ export async function searchIndex(db: Db, input: string, scope: SearchScope): Pr
     videoIds = ofCourse.map((v) => v.id).filter((id) => !mine || mine.has(id));
     if (!videoIds.length) return [];
   }
-  // Checked on the rows the text indexes find (`::text`: not through the video index, whose bitmap
-  // of a school's every entry costs more than the search).
-  const inScope = videoIds ? inArray(sql`${searchEntries.videoId}::text`, [...videoIds]) : undefined;
-  const candidates = async (tx: Db, match: SQL, except: readonly string[]) => {
-    const found = tx
-      .select({
-        id: searchEntries.id,
-        videoId: searchEntries.videoId,
-        t: searchEntries.startSeconds,
-        source: searchEntries.source,
-        text: searchEntries.text,
-        score: score.as('score'),
-      })
-      .from(searchEntries)
-      .where(and(match, inScope, except.length ? notInArray(searchEntries.id, [...except]) : undefined))
-      .limit(CANDIDATES)
-      .as('found');
-    // The videos joined after the limit, so the planner plans the search on its own.
-    return tx
-      .select({
-        id: found.id,
-        videoId: found.videoId,
-        courseId: videos.courseId,
-        title: videos.title,
-        t: found.t,
-        source: found.source,
-        text: found.text,
-        score: found.score,
-      })
-      .from(found)
-      .innerJoin(videos, eq(videos.id, found.videoId));
+  // One array parameter, not one per video (ids read from the database: a uuid needs no quoting).
+  const idList = videoIds && `{${videoIds.join(',')}}`;
+  const columns = {
+    id: searchEntries.id,
+    videoId: searchEntries.videoId,
+    courseId: videos.courseId,
+    title: videos.title,
+    t: searchEntries.startSeconds,
+    source: searchEntries.source,
+    text: searchEntries.text,
+    score: scoreOf(searchEntries.text, searchEntries.words),
   };
+
   const rows: Candidate[] = await db.transaction(async (tx) => {
-    // One round trip for the transaction's settings: a time limit; through the text indexes always
-    // (a sequential scan stopping at CANDIDATES looks cheap to the planner when a word is common, but
-    // reads the whole table when the searcher's videos lie late in it); and room for an exact bitmap
-    // of a common word's matches (at 4 MB it turns lossy, and every row of a lossy page is checked).
-    await tx.execute(sql`select set_config('statement_timeout', ${String(SEARCH_TIMEOUT_MS)}, true),
-      set_config('enable_seqscan', 'off', true), set_config('work_mem', ${SEARCH_WORK_MEM}, true)`);
-    const first = query ? await candidates(tx, wordsHit, []) : [];
-    if (first.length >= MAX_SEARCH_HITS || !like) return first;
-    const more = await candidates(tx, literalHit, first.map((r) => r.id));
-    return [...first, ...more];
+    await tx.execute(sql`select set_config('statement_timeout', ${String(SEARCH_TIMEOUT_MS)}, true)`);
+    const terms = parsed.punctuated ? await tokensOf(tx, parsed.literal!) : parsed.terms;
+    const found = query && terms.length ? await byTerms(tx, terms, query, idList, scoreOf) : [];
+    if (found.length > 0 || !like) return found;
+    // Parts of words: the trigram index, when words found nothing. Through that index always (a
+    // sequential scan that stops at the limit looks cheap to the planner, but reads the whole table
+    // when the searcher's videos lie late in it), with the scope checked on the rows it finds
+    // (`::text`: a bitmap of every entry of the searcher's videos costs more than the search).
+    await tx.execute(sql`select set_config('enable_seqscan', 'off', true)`);
+    const more = await tx
+      .select(columns)
+      .from(searchEntries)
+      .innerJoin(videos, eq(videos.id, searchEntries.videoId))
+      .where(
+        and(
+          literalHit,
+          idList ? sql`${searchEntries.videoId}::text = any(${idList}::text[])` : undefined,
+          found.length ? notInArray(searchEntries.id, found.map((r) => r.id)) : undefined,
+        ),
+      )
+      .limit(TOP_VIDEOS * MOMENTS_PER_VIDEO);
+    return [...found, ...more.map((r) => ({ ...r, matches: 0 }))];
   });
-  rows.sort((a, b) => b.score - a.score || a.videoId.localeCompare(b.videoId) || a.t - b.t);
   const byVideo = new Map<string, Candidate[]>();
-  for (const row of rows) {
-    const list = byVideo.get(row.videoId) ?? [];
-    if (list.length < HITS_PER_VIDEO) list.push(row);
-    byVideo.set(row.videoId, list);
-  }
+  for (const row of rows) byVideo.set(row.videoId, [...(byVideo.get(row.videoId) ?? []), row]);
+  const best = (list: Candidate[]) => Math.max(...list.map((r) => r.score));
+  const matches = (list: Candidate[]) => Math.max(...list.map((r) => r.matches));
   return [...byVideo.values()]
-    .flat()
+    .sort((a, b) => matches(b) - matches(a) || best(b) - best(a) || a[0]!.videoId.localeCompare(b[0]!.videoId))
+    .flatMap((list) =>
+      list
+        .sort((a, b) => b.score - a.score || a.t - b.t)
+        .slice(0, HITS_PER_VIDEO)
+        .sort((a, b) => a.t - b.t),
+    )
     .slice(0, MAX_SEARCH_HITS)
     .map((row) => ({
       videoId: row.videoId,
@@ -219,4 +232,69 @@ export async function searchIndex(db: Db, input: string, scope: SearchScope): Pr
       snippet: snippetOf(row.text, parsed.marks),
       frameUrl: frameUrlOf(row.videoId, row.t),
     }));
+}
+
+/** PostgreSQL's own tokens of `text` (how `to_tsvector('simple')` splits it), as exact terms. */
+async function tokensOf(db: Db, text: string): Promise<Term[]> {
+  const { rows } = (await db.execute(
+    sql`select unnest(tsvector_to_array(to_tsvector('simple', ${text}))) as lexeme`,
+  )) as unknown as { rows: { lexeme: string }[] };
+  return rows.slice(0, MAX_TERMS).map((r) => ({ lexeme: r.lexeme, prefix: false }));
+}
+
+/**
+ * The entries holding every term, through `search_terms`: the TOP_VIDEOS videos with the most
+ * such entries, their first MOMENTS_PER_VIDEO moments holding every term, and of those the entries
+ * that match `query` as a whole.
+ */
+async function byTerms(
+  db: Db,
+  terms: readonly Term[],
+  query: SQL,
+  idList: string | undefined,
+  scoreOf: ScoreOf,
+): Promise<Candidate[]> {
+  const holds = terms.map((t) =>
+    t.prefix ? sql`${searchTerms.lexeme} like ${`${t.lexeme}%`}` : sql`${searchTerms.lexeme} = ${t.lexeme}`,
+  );
+  const anyTerm = sql`(${sql.join(holds, sql` or `)})`;
+  const everyTerm = sql.join(
+    holds.map((h) => sql`bool_or(${h})`),
+    sql` and `,
+  );
+  const inScope = idList ? sql`and ${searchTerms.videoId} = any(${idList}::uuid[])` : sql``;
+  const result = (await db.execute(sql`
+    with top as (
+      select ${searchTerms.videoId} as video_id, sum(cardinality(${searchTerms.starts}))::int as matches
+        from ${searchTerms}
+       where ${anyTerm} ${inScope}
+       group by ${searchTerms.videoId}
+      having ${everyTerm}
+       order by matches desc, video_id
+       limit ${TOP_VIDEOS}
+    ), moments as (
+      select ${searchTerms.videoId} as video_id, ${searchTerms.source} as source, m.t,
+             row_number() over (partition by ${searchTerms.videoId} order by m.t, ${searchTerms.source}) as n
+        from ${searchTerms} join top on top.video_id = ${searchTerms.videoId}, unnest(${searchTerms.starts}) as m(t)
+       where ${anyTerm}
+       group by ${searchTerms.videoId}, ${searchTerms.source}, m.t
+      having ${everyTerm}
+    ), picked as materialized (
+      -- A fence: the moments' entries are read through the video index, and only they are checked
+      -- against the query (not every entry the query's words index holds).
+      select e.id, e.video_id, e.start_seconds, e.source, e.text, e.words
+        from moments
+        join ${searchEntries} e on e.video_id = moments.video_id and e.source = moments.source
+                             and e.start_seconds = moments.t
+       where moments.n <= ${MOMENTS_PER_VIDEO}
+    )
+    select picked.id, picked.video_id as "videoId", ${videos.courseId} as "courseId", ${videos.title} as title,
+           picked.start_seconds as t, picked.source, picked.text, ${scoreOf(sql`picked.text`, sql`picked.words`)} as score, top.matches
+      from picked
+      join top on top.video_id = picked.video_id
+      join ${videos} on ${videos.id} = picked.video_id
+     where picked.words @@ ${query}`)) as unknown as {
+    rows: Candidate[];
+  };
+  return result.rows.map((r) => ({ ...r, t: Number(r.t), score: Number(r.score), matches: Number(r.matches) }));
 }

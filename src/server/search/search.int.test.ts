@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SEARCH_HITS, SNIPPET_MARK, type SearchHit } from '../../contract/search';
 import { enrollments, jobs, searchEntries, searchIndexState, videos } from '../db/schema';
@@ -213,6 +213,35 @@ describe.each(testEngines())('search (%s)', (engine) => {
     for (const id of videoIds) await captions(admin, id, 'en', `WEBVTT\n\n${cues.join('\n')}`);
     const hits = await hitsOf(client, 'wombatize');
     expect(hits.length).toBe(MAX_SEARCH_HITS);
+  });
+
+  it('keeps search_terms in step with the entries, whatever wrote them (the triggers of migration 0020)', async () => {
+    const { student } = await server.studentClient();
+    const { videoIds } = await watchedCourse(server, [student], [60, 60]);
+    const vtt = 'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nalpha beta\n\n00:00:03.000 --> 00:00:04.000\nbeta gamma\n';
+    for (const id of videoIds) expect((await captions(admin, id, 'en', vtt)).status).toBe(200);
+    // An update (as the screen job lengthens a reading), a track replaced, a video deleted.
+    await server.ctx.db
+      .update(searchEntries)
+      .set({ text: 'delta beta' })
+      .where(and(eq(searchEntries.videoId, videoIds[0]!), eq(searchEntries.startSeconds, 1)));
+    await captions(admin, videoIds[1]!, 'en', 'WEBVTT\n\n00:00:05.000 --> 00:00:06.000\nepsilon\n');
+    const rowsOf = async (query: ReturnType<typeof sql>) =>
+      ((await server.ctx.db.execute(query)) as unknown as { rows: unknown[] }).rows;
+    const kept = sql`select lexeme, video_id, source, starts from search_terms order by 1, 2, 3`;
+    const made = sql`select w.lexeme, e.video_id, e.source,
+        array_agg(distinct e.start_seconds order by e.start_seconds) as starts
+      from search_entries e, unnest(e.words) w group by 1, 2, 3 order by 1, 2, 3`;
+    expect(await rowsOf(kept)).toEqual(await rowsOf(made));
+    const ofFirst = sql`select lexeme, starts from search_terms where video_id = ${videoIds[0]} order by 1`;
+    expect(await rowsOf(ofFirst)).toEqual([
+      { lexeme: 'beta', starts: [1, 3] },
+      { lexeme: 'delta', starts: [1] },
+      { lexeme: 'gamma', starts: [3] },
+    ]);
+    await server.ctx.db.delete(videos).where(eq(videos.id, videoIds[0]!));
+    expect(await rowsOf(ofFirst)).toEqual([]);
+    expect(await rowsOf(kept)).toEqual(await rowsOf(made));
   });
 
   describe('text on screen', () => {
