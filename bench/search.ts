@@ -719,6 +719,8 @@ interface EngineResult {
   errors: number;
   capped: boolean;
   errorSample?: string;
+  /** Queries (course-wide or not) that found nothing, distinct. */
+  misses: string[];
 }
 
 /** A throwaway database on `engine`, migrated by Lectern's runtime and seeded; `measure` runs the queries. */
@@ -761,6 +763,7 @@ async function openEngine(engine: 'postgres' | 'pglite', hours: number) {
       let withHits = 0;
       let errors = 0;
       let errorSample: string | undefined;
+      const misses = new Set<string>();
       const ask = async (q: string, courseId: string | undefined) => {
         // GET /api/search: who may watch what now, then the search within it.
         const now = ctx.clock.now();
@@ -777,6 +780,7 @@ async function openEngine(engine: 'postgres' | 'pglite', hours: number) {
         try {
           const hits = await ask(q, courseId);
           if (hits.length) withHits++;
+          else misses.add(`${q}${courseId ? ' (one course)' : ''}`);
         } catch (error) {
           errors++;
           // drizzle wraps the driver's error (a statement timeout, say): its cause says why.
@@ -799,6 +803,7 @@ async function openEngine(engine: 'postgres' | 'pglite', hours: number) {
         errors,
         capped: times.length < queries.length,
         errorSample,
+        misses: [...misses],
       };
     } finally {
       await close();
@@ -825,6 +830,7 @@ function printQueries(engines: EngineResult[], notes: string[]): boolean {
       `   ${pad(e.engine, 9)} ${lpad(e.hours.toFixed(0), 6)} ${lpad(String(e.entries), 9)} ${lpad(e.seed, 6)} ${lpad(`${e.all.n}${e.capped ? '*' : ''}`, 8)} ${lpad(ms(e.all.p50), 7)} ${lpad(ms(e.all.p95), 7)} ${lpad(ms(e.all.p99), 7)} ${lpad(ms(e.all.max), 7)} ${lpad(String(e.withHits), 5)} ${lpad(String(e.errors), 6)} ${lpad(e.mbPerHour.toFixed(2), 6)}   ${targeted ? `p95 < 50 ms ${pass ? 'ok' : 'MISSED'}` : ''}`,
     );
     if (e.errorSample) console.log(`     first error: ${e.errorSample}`);
+    if (e.misses.length) console.log(`     no hits: ${e.misses.slice(0, 8).join(', ')}`);
   }
   if (engines.some((e) => e.capped))
     console.log(

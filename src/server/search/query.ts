@@ -111,7 +111,10 @@ export interface SearchScope {
   courseId?: string;
 }
 
-type ScoreOf = (text: SQL | typeof searchEntries.text, words: SQL | typeof searchEntries.words) => SQL<number>;
+type ScoreOf = (
+  text: SQL | typeof searchEntries.text,
+  words: SQL | typeof searchEntries.words,
+) => SQL<number>;
 
 type Candidate = {
   id: string;
@@ -130,6 +133,8 @@ type Candidate = {
 const TOP_VIDEOS = 2 * Math.ceil(MAX_SEARCH_HITS / HITS_PER_VIDEO);
 /** A video's first moments checked against the whole query (phrases, order). */
 const MOMENTS_PER_VIDEO = 4 * HITS_PER_VIDEO;
+/** The same when words of a phrase meet in entries that are not the phrase, and a page is not full. */
+const DEEPER_MOMENTS_PER_VIDEO = 20 * MOMENTS_PER_VIDEO;
 
 /**
  * The best hits for `input` among the scope's videos, at most MAX_SEARCH_HITS: videos by how many
@@ -189,7 +194,11 @@ export async function searchIndex(db: Db, input: string, scope: SearchScope): Pr
   const rows: Candidate[] = await db.transaction(async (tx) => {
     await tx.execute(sql`select set_config('statement_timeout', ${String(SEARCH_TIMEOUT_MS)}, true)`);
     const terms = parsed.punctuated ? await tokensOf(tx, parsed.literal!) : parsed.terms;
-    const found = query && terms.length ? await byTerms(tx, terms, query, idList, scoreOf) : [];
+    let found =
+      query && terms.length ? await byTerms(tx, terms, query, idList, scoreOf, MOMENTS_PER_VIDEO) : [];
+    // Words that meet without being the phrase: look further into each video before giving up.
+    if (query && terms.length > 1 && found.length < MAX_SEARCH_HITS)
+      found = await byTerms(tx, terms, query, idList, scoreOf, DEEPER_MOMENTS_PER_VIDEO);
     if (found.length > 0 || !like) return found;
     // Parts of words: the trigram index, when words found nothing. Through that index always (a
     // sequential scan that stops at the limit looks cheap to the planner, but reads the whole table
@@ -204,7 +213,12 @@ export async function searchIndex(db: Db, input: string, scope: SearchScope): Pr
         and(
           literalHit,
           idList ? sql`${searchEntries.videoId}::text = any(${idList}::text[])` : undefined,
-          found.length ? notInArray(searchEntries.id, found.map((r) => r.id)) : undefined,
+          found.length
+            ? notInArray(
+                searchEntries.id,
+                found.map((r) => r.id),
+              )
+            : undefined,
         ),
       )
       .limit(TOP_VIDEOS * MOMENTS_PER_VIDEO);
@@ -215,7 +229,9 @@ export async function searchIndex(db: Db, input: string, scope: SearchScope): Pr
   const best = (list: Candidate[]) => Math.max(...list.map((r) => r.score));
   const matches = (list: Candidate[]) => Math.max(...list.map((r) => r.matches));
   return [...byVideo.values()]
-    .sort((a, b) => matches(b) - matches(a) || best(b) - best(a) || a[0]!.videoId.localeCompare(b[0]!.videoId))
+    .sort(
+      (a, b) => matches(b) - matches(a) || best(b) - best(a) || a[0]!.videoId.localeCompare(b[0]!.videoId),
+    )
     .flatMap((list) =>
       list
         .sort((a, b) => b.score - a.score || a.t - b.t)
@@ -244,7 +260,7 @@ async function tokensOf(db: Db, text: string): Promise<Term[]> {
 
 /**
  * The entries holding every term, through `search_terms`: the TOP_VIDEOS videos with the most
- * such entries, their first MOMENTS_PER_VIDEO moments holding every term, and of those the entries
+ * such entries, their first `momentsPerVideo` moments holding every term, and of those the entries
  * that match `query` as a whole.
  */
 async function byTerms(
@@ -253,6 +269,7 @@ async function byTerms(
   query: SQL,
   idList: string | undefined,
   scoreOf: ScoreOf,
+  momentsPerVideo: number,
 ): Promise<Candidate[]> {
   const holds = terms.map((t) =>
     t.prefix ? sql`${searchTerms.lexeme} like ${`${t.lexeme}%`}` : sql`${searchTerms.lexeme} = ${t.lexeme}`,
@@ -286,7 +303,7 @@ async function byTerms(
         from moments
         join ${searchEntries} e on e.video_id = moments.video_id and e.source = moments.source
                              and e.start_seconds = moments.t
-       where moments.n <= ${MOMENTS_PER_VIDEO}
+       where moments.n <= ${momentsPerVideo}
     )
     select picked.id, picked.video_id as "videoId", ${videos.courseId} as "courseId", ${videos.title} as title,
            picked.start_seconds as t, picked.source, picked.text, ${scoreOf(sql`picked.text`, sql`picked.words`)} as score, top.matches
@@ -296,5 +313,10 @@ async function byTerms(
      where picked.words @@ ${query}`)) as unknown as {
     rows: Candidate[];
   };
-  return result.rows.map((r) => ({ ...r, t: Number(r.t), score: Number(r.score), matches: Number(r.matches) }));
+  return result.rows.map((r) => ({
+    ...r,
+    t: Number(r.t),
+    score: Number(r.score),
+    matches: Number(r.matches),
+  }));
 }

@@ -218,7 +218,8 @@ describe.each(testEngines())('search (%s)', (engine) => {
   it('keeps search_terms in step with the entries, whatever wrote them (the triggers of migration 0020)', async () => {
     const { student } = await server.studentClient();
     const { videoIds } = await watchedCourse(server, [student], [60, 60]);
-    const vtt = 'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nalpha beta\n\n00:00:03.000 --> 00:00:04.000\nbeta gamma\n';
+    const vtt =
+      'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nalpha beta\n\n00:00:03.000 --> 00:00:04.000\nbeta gamma\n';
     for (const id of videoIds) expect((await captions(admin, id, 'en', vtt)).status).toBe(200);
     // An update (as the screen job lengthens a reading), a track replaced, a video deleted.
     await server.ctx.db
