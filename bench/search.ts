@@ -663,10 +663,8 @@ async function seedSchool(db: Db, engine: 'postgres' | 'pglite', hours: number, 
     }),
   );
   await db.execute(sql`alter table search_entries enable trigger user`);
-  await db.execute(sql`insert into search_terms (lexeme, video_id, source, starts)
-    select w.lexeme, e.video_id, e.source, array_agg(distinct e.start_seconds order by e.start_seconds)
-      from search_entries e, unnest(e.words) w
-     group by w.lexeme, e.video_id, e.source`);
+  await db.execute(sql`select search_terms_rebuild(p.video_id, p.source)
+    from (select distinct video_id, source from search_entries) p`);
   await db.execute(sql`analyze`);
   const [size] = await rowsOf<{ bytes: number; n: number }>(
     db,

@@ -292,9 +292,10 @@ describe.runIf(testEngines().includes('postgres'))('course totals under concurre
     try {
       // Xav's totals row is held, as by a save of his in flight…
       await holder.query('begin');
-      await holder.query(`update course_watch_stats set played_seconds = played_seconds where student_id = $1`, [
-        xav!.id,
-      ]);
+      await holder.query(
+        `update course_watch_stats set played_seconds = played_seconds where student_id = $1`,
+        [xav!.id],
+      );
       // …when the admin moves a video into the course: its recount waits behind that save,
       const moving = admin.post('/api/admin/video/update', {
         videoId: arriving.videoIds[0],

@@ -15,7 +15,8 @@ import { notFound } from '../errors';
 import { activeEnrollment } from '../courses/access-sql';
 import { atRiskSql } from './at-risk';
 import type { CsvValue } from './csv';
-import { iso, num, round4, rowsOf, shareOf, uuidArray } from './queries';
+import { rowsOf, uuidArray } from '../db/raw';
+import { iso, num, round4, shareOf } from './queries';
 
 interface GridVideo {
   _id: string;

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { uuidArray } from './queries';
+import { uuidArray } from '../db/raw';
 
 /**
  * Runs `change`, which moves videos into or out of `courseIds` (assigns, moves or deletes them), in

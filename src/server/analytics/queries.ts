@@ -1,15 +1,3 @@
-import type { SQL } from 'drizzle-orm';
-import type { Db } from '../db/client';
-
-/** Rows of a raw query (both drivers answer `{ rows }`). */
-export async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
-  const result = await db.execute(query);
-  return (result as unknown as { rows: T[] }).rows;
-}
-
-/** A PostgreSQL array literal of uuids known to be well-formed (they come from the database). */
-export const uuidArray = (ids: readonly string[]) => `{${ids.join(',')}}`;
-
 /** Numbers from either driver (bigint and numeric arrive as strings from node-postgres). */
 export const num = (value: unknown): number => (value === null || value === undefined ? 0 : Number(value));
 

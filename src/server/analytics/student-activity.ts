@@ -8,7 +8,8 @@ import { notFound } from '../errors';
 import { isAtRisk } from './at-risk';
 import type { CsvValue } from './csv';
 import { lastDays } from '../progress/days';
-import { iso, num, round4, rowsOf, shareOf } from './queries';
+import { rowsOf } from '../db/raw';
+import { iso, num, round4, shareOf } from './queries';
 
 /**
  * A student's learning: per enrolled course their totals and every ready video with the share

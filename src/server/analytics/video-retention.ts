@@ -13,7 +13,8 @@ import type { Db } from '../db/client';
 import { activeEnrollment } from '../courses/access-sql';
 import { notFound } from '../errors';
 import type { CsvValue } from './csv';
-import { num, round4, rowsOf, shareOf } from './queries';
+import { rowsOf } from '../db/raw';
+import { num, round4, shareOf } from './queries';
 
 interface VideoRow {
   id: string;

@@ -1,4 +1,4 @@
-import { and, eq, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import {
   frameUrlOf,
   MAX_SEARCH_HITS,
@@ -7,6 +7,7 @@ import {
   type SearchSource,
 } from '../../contract/search';
 import type { Db } from '../db/client';
+import { rowsOf, uuidArray } from '../db/raw';
 import { searchEntries, searchTerms, videos } from '../db/schema';
 
 /** Hits one video may contribute, so one long lecture cannot fill the page. */
@@ -148,8 +149,8 @@ const DEEPER_MOMENTS_PER_VIDEO = 20 * MOMENTS_PER_VIDEO;
  * school holds a hundred thousand entries and a thousand such rows; ranking its entries took
  * seconds. Input with punctuation (`res.status(404)`) is a phrase of PostgreSQL's own tokens
  * (`res.status` is one to its parser). The literal text (pg_trgm) is a second way in only when
- * words found less than a page: a part of a word (`Interval` in `setInterval`). Wherever it
- * matches, the literal text ranks a hit higher within its video.
+ * words found nothing: a part of a word (`Interval` in `setInterval`). Wherever it matches, the
+ * literal text ranks a hit higher within its video.
  */
 export async function searchIndex(db: Db, input: string, scope: SearchScope): Promise<SearchHit[]> {
   const parsed = parseQuery(input);
@@ -178,8 +179,7 @@ export async function searchIndex(db: Db, input: string, scope: SearchScope): Pr
     videoIds = ofCourse.map((v) => v.id).filter((id) => !mine || mine.has(id));
     if (!videoIds.length) return [];
   }
-  // One array parameter, not one per video (ids read from the database: a uuid needs no quoting).
-  const idList = videoIds && `{${videoIds.join(',')}}`;
+  const idList = videoIds && uuidArray(videoIds);
   const columns = {
     id: searchEntries.id,
     videoId: searchEntries.videoId,
@@ -210,19 +210,10 @@ export async function searchIndex(db: Db, input: string, scope: SearchScope): Pr
       .from(searchEntries)
       .innerJoin(videos, eq(videos.id, searchEntries.videoId))
       .where(
-        and(
-          literalHit,
-          idList ? sql`${searchEntries.videoId}::text = any(${idList}::text[])` : undefined,
-          found.length
-            ? notInArray(
-                searchEntries.id,
-                found.map((r) => r.id),
-              )
-            : undefined,
-        ),
+        and(literalHit, idList ? sql`${searchEntries.videoId}::text = any(${idList}::text[])` : undefined),
       )
       .limit(TOP_VIDEOS * MOMENTS_PER_VIDEO);
-    return [...found, ...more.map((r) => ({ ...r, matches: 0 }))];
+    return more.map((r) => ({ ...r, matches: 0 }));
   });
   const byVideo = new Map<string, Candidate[]>();
   for (const row of rows) byVideo.set(row.videoId, [...(byVideo.get(row.videoId) ?? []), row]);
@@ -252,9 +243,10 @@ export async function searchIndex(db: Db, input: string, scope: SearchScope): Pr
 
 /** PostgreSQL's own tokens of `text` (how `to_tsvector('simple')` splits it), as exact terms. */
 async function tokensOf(db: Db, text: string): Promise<Term[]> {
-  const { rows } = (await db.execute(
+  const rows = await rowsOf<{ lexeme: string }>(
+    db,
     sql`select unnest(tsvector_to_array(to_tsvector('simple', ${text}))) as lexeme`,
-  )) as unknown as { rows: { lexeme: string }[] };
+  );
   return rows.slice(0, MAX_TERMS).map((r) => ({ lexeme: r.lexeme, prefix: false }));
 }
 
@@ -280,7 +272,9 @@ async function byTerms(
     sql` and `,
   );
   const inScope = idList ? sql`and ${searchTerms.videoId} = any(${idList}::uuid[])` : sql``;
-  const result = (await db.execute(sql`
+  const rows = await rowsOf<Candidate>(
+    db,
+    sql`
     with top as (
       select ${searchTerms.videoId} as video_id, sum(cardinality(${searchTerms.starts}))::int as matches
         from ${searchTerms}
@@ -310,10 +304,9 @@ async function byTerms(
       from picked
       join top on top.video_id = picked.video_id
       join ${videos} on ${videos.id} = picked.video_id
-     where picked.words @@ ${query}`)) as unknown as {
-    rows: Candidate[];
-  };
-  return result.rows.map((r) => ({
+     where picked.words @@ ${query}`,
+  );
+  return rows.map((r) => ({
     ...r,
     t: Number(r.t),
     score: Number(r.score),

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SEARCH_HITS, SNIPPET_MARK, type SearchHit } from '../../contract/search';
+import { rowsOf } from '../db/raw';
 import { enrollments, jobs, searchEntries, searchIndexState, videos } from '../db/schema';
 import type { JobRunContext } from '../jobs/types';
 import { createMediaTools } from '../media/ffmpeg';
@@ -227,22 +228,21 @@ describe.each(testEngines())('search (%s)', (engine) => {
       .set({ text: 'delta beta' })
       .where(and(eq(searchEntries.videoId, videoIds[0]!), eq(searchEntries.startSeconds, 1)));
     await captions(admin, videoIds[1]!, 'en', 'WEBVTT\n\n00:00:05.000 --> 00:00:06.000\nepsilon\n');
-    const rowsOf = async (query: ReturnType<typeof sql>) =>
-      ((await server.ctx.db.execute(query)) as unknown as { rows: unknown[] }).rows;
+    const { db } = server.ctx;
     const kept = sql`select lexeme, video_id, source, starts from search_terms order by 1, 2, 3`;
     const made = sql`select w.lexeme, e.video_id, e.source,
         array_agg(distinct e.start_seconds order by e.start_seconds) as starts
       from search_entries e, unnest(e.words) w group by 1, 2, 3 order by 1, 2, 3`;
-    expect(await rowsOf(kept)).toEqual(await rowsOf(made));
+    expect(await rowsOf(db, kept)).toEqual(await rowsOf(db, made));
     const ofFirst = sql`select lexeme, starts from search_terms where video_id = ${videoIds[0]} order by 1`;
-    expect(await rowsOf(ofFirst)).toEqual([
+    expect(await rowsOf(db, ofFirst)).toEqual([
       { lexeme: 'beta', starts: [1, 3] },
       { lexeme: 'delta', starts: [1] },
       { lexeme: 'gamma', starts: [3] },
     ]);
     await server.ctx.db.delete(videos).where(eq(videos.id, videoIds[0]!));
-    expect(await rowsOf(ofFirst)).toEqual([]);
-    expect(await rowsOf(kept)).toEqual(await rowsOf(made));
+    expect(await rowsOf(db, ofFirst)).toEqual([]);
+    expect(await rowsOf(db, kept)).toEqual(await rowsOf(db, made));
   });
 
   describe('text on screen', () => {

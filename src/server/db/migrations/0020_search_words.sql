@@ -54,8 +54,6 @@ CREATE TRIGGER search_terms_after_update AFTER UPDATE ON search_entries
 CREATE TRIGGER search_terms_after_delete AFTER DELETE ON search_entries
   REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION search_terms_refresh();
 --> statement-breakpoint
--- The terms of what is indexed already.
-INSERT INTO search_terms (lexeme, video_id, source, starts)
-  SELECT w.lexeme, e.video_id, e.source, array_agg(DISTINCT e.start_seconds ORDER BY e.start_seconds)
-    FROM search_entries e, unnest(e.words) w
-   GROUP BY w.lexeme, e.video_id, e.source;
+-- The terms of what is indexed already, by the same rebuild the triggers use.
+SELECT search_terms_rebuild(p.video_id, p.source)
+  FROM (SELECT DISTINCT video_id, source FROM search_entries) p;
