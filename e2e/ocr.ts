@@ -6,13 +6,15 @@ const run = promisify(execFile);
 
 /**
  * The text Debian's tesseract (eng) reads in a picture file after the ffmpeg filter chain `filter`
- * (enlarge, gray, ...: as one would prepare a leaked screenshot), as sparse text anywhere on it.
+ * (enlarge, gray, ...: as one would prepare a leaked screenshot), as sparse text anywhere on it;
+ * with `only`, in those characters alone (a session code has no O, I or L to take a 6 or 1 for).
  */
-export async function readText(file: string, filter: string): Promise<string> {
+export async function readText(file: string, filter: string, only?: string): Promise<string> {
   const prepared = `${file}.ocr.png`;
   try {
     await run('ffmpeg', ['-v', 'error', '-y', '-i', file, '-vf', filter, prepared]);
-    return (await run('tesseract', [prepared, 'stdout', '--psm', '11'])).stdout;
+    const whitelist = only ? ['-c', `tessedit_char_whitelist=${only}`] : [];
+    return (await run('tesseract', [prepared, 'stdout', '--psm', '11', ...whitelist])).stdout;
   } finally {
     await rm(prepared, { force: true });
   }
