@@ -73,6 +73,22 @@ export function passkeyStore(db: Db, rp: RelyingParty) {
     return row && row.purpose === purpose && row.expiresAt > now ? row.challenge : undefined;
   }
 
+  /**
+   * What a response for `purpose` must match: the session's pending challenge (taken, so it is
+   * checked once) and this site's origin and host; user verification is asked for, not required.
+   * Undefined when there is no live challenge.
+   */
+  async function expectedFor(sessionId: string, purpose: Purpose, now: Date) {
+    const challenge = await takeChallenge(sessionId, purpose, now);
+    if (!challenge) return undefined;
+    return {
+      expectedChallenge: challenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rpID,
+      requireUserVerification: false,
+    };
+  }
+
   /** The admin's passkeys as a ceremony names them (excluded from a new one, or allowed to sign in). */
   const credentialsOf = (passkeys: PasskeyRow[]) =>
     passkeys.map((p) => ({ id: p.credentialId, transports: p.transports }));
@@ -130,16 +146,13 @@ export function passkeyStore(db: Db, rp: RelyingParty) {
       response: RegistrationResponseJSON,
       now: Date,
     ): Promise<PasskeyRow | 'known' | undefined> {
-      const challenge = await takeChallenge(sessionId, 'register', now);
-      if (!challenge) return undefined;
+      const expected = await expectedFor(sessionId, 'register', now);
+      if (!expected) return undefined;
       let verified;
       try {
         verified = await verifyRegistrationResponse({
           response,
-          expectedChallenge: challenge,
-          expectedOrigin: rp.origin,
-          expectedRPID: rpID,
-          requireUserVerification: false,
+          ...expected,
           supportedAlgorithmIDs: ALGORITHMS,
         });
       } catch {
@@ -191,8 +204,8 @@ export function passkeyStore(db: Db, rp: RelyingParty) {
       response: AuthenticationResponseJSON,
       now: Date,
     ): Promise<PasskeyRow | undefined> {
-      const challenge = await takeChallenge(sessionId, 'authenticate', now);
-      if (!challenge) return undefined;
+      const expected = await expectedFor(sessionId, 'authenticate', now);
+      if (!expected) return undefined;
       const [passkey] = await db
         .select()
         .from(adminPasskeys)
@@ -202,10 +215,7 @@ export function passkeyStore(db: Db, rp: RelyingParty) {
       try {
         verified = await verifyAuthenticationResponse({
           response,
-          expectedChallenge: challenge,
-          expectedOrigin: rp.origin,
-          expectedRPID: rpID,
-          requireUserVerification: false,
+          ...expected,
           credential: {
             id: passkey.credentialId,
             publicKey: isoBase64URL.toBuffer(passkey.publicKey),
