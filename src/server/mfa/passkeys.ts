@@ -89,6 +89,18 @@ export function passkeyStore(db: Db, rp: RelyingParty) {
     };
   }
 
+  /** The library's answer when the response verifies; undefined when not, or when it throws (malformed). */
+  async function whenVerified<T extends { verified: boolean }>(
+    verify: () => Promise<T>,
+  ): Promise<(T & { verified: true }) | undefined> {
+    try {
+      const answer = await verify();
+      return answer.verified ? (answer as T & { verified: true }) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** The admin's passkeys as a ceremony names them (excluded from a new one, or allowed to sign in). */
   const credentialsOf = (passkeys: PasskeyRow[]) =>
     passkeys.map((p) => ({ id: p.credentialId, transports: p.transports }));
@@ -148,17 +160,10 @@ export function passkeyStore(db: Db, rp: RelyingParty) {
     ): Promise<PasskeyRow | 'known' | undefined> {
       const expected = await expectedFor(sessionId, 'register', now);
       if (!expected) return undefined;
-      let verified;
-      try {
-        verified = await verifyRegistrationResponse({
-          response,
-          ...expected,
-          supportedAlgorithmIDs: ALGORITHMS,
-        });
-      } catch {
-        return undefined;
-      }
-      if (!verified.verified) return undefined;
+      const verified = await whenVerified(() =>
+        verifyRegistrationResponse({ response, ...expected, supportedAlgorithmIDs: ALGORITHMS }),
+      );
+      if (!verified) return undefined;
       const { credential } = verified.registrationInfo;
       try {
         const [row] = await db
@@ -211,9 +216,8 @@ export function passkeyStore(db: Db, rp: RelyingParty) {
         .from(adminPasskeys)
         .where(and(eq(adminPasskeys.userId, userId), eq(adminPasskeys.credentialId, response.id)));
       if (!passkey) return undefined;
-      let verified;
-      try {
-        verified = await verifyAuthenticationResponse({
+      const verified = await whenVerified(() =>
+        verifyAuthenticationResponse({
           response,
           ...expected,
           credential: {
@@ -222,11 +226,9 @@ export function passkeyStore(db: Db, rp: RelyingParty) {
             counter: passkey.counter,
             transports: passkey.transports,
           },
-        });
-      } catch {
-        return undefined;
-      }
-      if (!verified.verified) return undefined;
+        }),
+      );
+      if (!verified) return undefined;
       const next = verified.authenticationInfo.newCounter;
       // Authenticators without a counter report 0 every time; otherwise it must move forward.
       const [used] = await db
