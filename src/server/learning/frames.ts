@@ -35,10 +35,9 @@ export function frameHandler(ctx: AppContext, deps: { tools: MediaTools }): JobH
       .select({
         t: questions.t,
         frameAt: questions.frameAt,
-        videoId: videos.id,
         store: videos.store,
-        status: videos.status,
-        renditions: videos.renditions,
+        // As takeFrame takes it.
+        video: { id: videos.id, renditions: videos.renditions },
       })
       .from(questions)
       .innerJoin(videos, eq(videos.id, questions.videoId))
@@ -46,19 +45,12 @@ export function frameHandler(ctx: AppContext, deps: { tools: MediaTools }): JobH
       .limit(1);
     if (!row || row.frameAt) return;
     const store = ctx.media.of(row.store);
-    const frame = await takeFrame(
-      ctx,
-      deps.tools,
-      store,
-      { id: row.videoId, renditions: row.renditions },
-      row.t,
-      signal,
-    );
+    const frame = await takeFrame(ctx, deps.tools, store, row.video, row.t, signal);
     if (!frame) {
-      log.info({ questionId, videoId: row.videoId }, 'no frame for the question: nothing to take it from');
+      log.info({ questionId, videoId: row.video.id }, 'no frame for the question: nothing to take it from');
       return;
     }
-    await store.put(mediaKeys.questionFrame(row.videoId, questionId), frame, { contentType: 'image/jpeg' });
+    await store.put(mediaKeys.questionFrame(row.video.id, questionId), frame, { contentType: 'image/jpeg' });
     await ctx.db.update(questions).set({ frameAt: ctx.clock.now() }).where(eq(questions.id, questionId));
   };
 }
