@@ -60,21 +60,15 @@ export async function listInstructors(db: Db, only?: string): Promise<Instructor
     .where(and(eq(users.role, 'instructor'), only ? eq(users.id, only) : undefined))
     .orderBy(asc(users.username));
   if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
   const taught = await db
     .select({
       userId: instructorCourses.userId,
-      id: courses.id,
-      name: courses.name,
-      code: courses.courseCode,
+      course: { _id: courses.id, name: courses.name, coursecode: courses.courseCode },
     })
     .from(instructorCourses)
     .innerJoin(courses, eq(courses.id, instructorCourses.courseId))
-    .where(
-      inArray(
-        instructorCourses.userId,
-        rows.map((r) => r.id),
-      ),
-    )
+    .where(inArray(instructorCourses.userId, ids))
     .orderBy(asc(courses.name), asc(courses.batch));
   return rows.map((row) => ({
     _id: row.id,
@@ -83,9 +77,7 @@ export async function listInstructors(db: Db, only?: string): Promise<Instructor
     name: row.name,
     createdAt: row.createdAt.toISOString(),
     lastSignInAt: row.lastSignInAt?.toISOString() ?? null,
-    courses: taught
-      .filter((t) => t.userId === row.id)
-      .map((t) => ({ _id: t.id, name: t.name, coursecode: t.code })),
+    courses: taught.filter((t) => t.userId === row.id).map((t) => t.course),
   }));
 }
 

@@ -90,16 +90,12 @@ export async function withCourses(
   scope: readonly string[] | null = null,
 ): Promise<AdminStudent[]> {
   if (students.length === 0) return [];
+  const ids = students.map((s) => s.id);
   const access = await db
     .select({ enrollment: enrollments, course: { id: courses.id, name: courses.name, batch: courses.batch } })
     .from(enrollments)
     .innerJoin(courses, eq(courses.id, enrollments.courseId))
-    .where(
-      inArray(
-        enrollments.studentId,
-        students.map((s) => s.id),
-      ),
-    )
+    .where(inArray(enrollments.studentId, ids))
     .orderBy(asc(courses.name), asc(courses.batch));
   return students.map((student) =>
     presentAdminStudent(
