@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { downloadCopy, waitUntilMarked, watchingStudent } from '../../../test/support/forensic-fixtures';
-import { makeClip, MediaTestServer } from '../../../test/support/media-kit';
+import { makeClip, suiteMedia } from '../../../test/support/media-kit';
 import { suiteTempDirs } from '../../../test/support/temp-dirs';
 import { MARK_SEGMENT_SECONDS } from '../marks/mark';
 import { describeTrace, traceFile } from './trace-file';
@@ -15,7 +15,11 @@ const SECONDS = 38 * MARK_SEGMENT_SECONDS;
 
 describe('trace:file names the student whose links and keys made a copy', () => {
   const makeTempDir = suiteTempDirs();
-  let media: MediaTestServer;
+  const { media, admin } = suiteMedia({
+    engine: 'pglite',
+    now: new Date().toISOString(),
+    env: { FORENSIC_MARKS: 'on', OPEN_HOURS: 'always' },
+  });
   let work: string;
   let videoId: string;
   let url: string;
@@ -23,12 +27,6 @@ describe('trace:file names the student whose links and keys made a copy', () => 
 
   beforeAll(async () => {
     work = await makeTempDir('lectern-trace-');
-    media = await MediaTestServer.start({
-      engine: 'pglite',
-      now: new Date().toISOString(),
-      env: { FORENSIC_MARKS: 'on', OPEN_HOURS: 'always' },
-    });
-    const admin = (await media.server.adminClient()).client;
     const uploaded = await media.uploadLectureReady(admin, work, SECONDS);
     videoId = uploaded.videoId;
     url = uploaded.body.url;
@@ -41,9 +39,6 @@ describe('trace:file names the student whose links and keys made a copy', () => 
     const leak = await downloadCopy(`${media.server.url}${url}`, client.token!, path.join(work, 'leak.mp4'));
     leaker = { code, studentId: student.id, leak };
   }, 400_000);
-  afterAll(async () => {
-    await media?.close();
-  });
 
   it('names the session and the student from the downloaded file, with or without --video', async () => {
     for (const options of [{}, { videoId }]) {
