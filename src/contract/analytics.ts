@@ -11,9 +11,13 @@ export const ANALYTICS_DAYS = 30;
 /** No progress saved for this many days puts an actively enrolled student at risk. */
 export const AT_RISK_IDLE_DAYS = 7;
 
+/** What the course grid sorts by (`?sort=`); its 400 message lists these, so a new one is named once. */
+export const COURSE_GRID_SORTS = ['name', 'rollno', 'share', 'started', 'watchTime', 'lastActivity'] as const;
+export type CourseGridSort = (typeof COURSE_GRID_SORTS)[number];
+
 export const analyticsMessages = {
   formatInvalid: 'format must be json or csv.',
-  sortInvalid: 'sort must be one of name, rollno, share, started, watchTime, lastActivity.',
+  sortInvalid: `sort must be one of ${COURSE_GRID_SORTS.join(', ')}.`,
   orderInvalid: 'order must be asc or desc.',
   filterInvalid: 'filter must be all or at-risk.',
   pageInvalid: 'page and pageSize must be whole numbers from 1.',
@@ -24,9 +28,6 @@ const Format = z.enum(['json', 'csv'], { error: analyticsMessages.formatInvalid 
 
 /** ?format=csv turns any analytics answer into a CSV download. */
 export const AnalyticsFormatQuery = z.object({ format: Format });
-
-export const COURSE_GRID_SORTS = ['name', 'rollno', 'share', 'started', 'watchTime', 'lastActivity'] as const;
-export type CourseGridSort = (typeof COURSE_GRID_SORTS)[number];
 
 const pageNumber = (fallback: number, max: number) =>
   z.preprocess(

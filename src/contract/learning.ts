@@ -5,10 +5,9 @@ import { z } from 'zod';
  * pinned to the second that classmates with access to the video see and staff answer.
  */
 
-export const NOTE_MAX_CHARS = 5_000;
 export const QUESTION_TITLE_MAX_CHARS = 200;
-export const QUESTION_TEXT_MAX_CHARS = 5_000;
-export const ANSWER_MAX_CHARS = 5_000;
+/** One limit for every text written here: a note, a question's text, an answer (README, "Limits"). */
+export const TEXT_MAX_CHARS = 5_000;
 /** Per student and rolling hour (fixed window): more are answered 429. */
 export const NOTES_PER_HOUR = 200;
 export const QUESTIONS_PER_HOUR = 20;
@@ -16,10 +15,10 @@ export const QUESTIONS_PER_HOUR = 20;
 export const learningMessages = {
   timeInvalid: 't must be a number of seconds within the video.',
   timeOutside: 'That moment is outside the video.',
-  noteText: `A note needs text (at most ${NOTE_MAX_CHARS} characters).`,
+  noteText: `A note needs text (at most ${TEXT_MAX_CHARS} characters).`,
   titleInvalid: `A question needs a title (at most ${QUESTION_TITLE_MAX_CHARS} characters).`,
-  questionText: `The question's text is at most ${QUESTION_TEXT_MAX_CHARS} characters.`,
-  answerText: `An answer needs text (at most ${ANSWER_MAX_CHARS} characters).`,
+  questionText: `The question's text is at most ${TEXT_MAX_CHARS} characters.`,
+  answerText: `An answer needs text (at most ${TEXT_MAX_CHARS} characters).`,
   noteNotFound: 'Note not found.',
   questionNotFound: 'Question not found.',
   answerNotFound: 'That answer is not one of this question.',
@@ -51,17 +50,17 @@ const Moment = z
 const text = (max: number, message: string, min = 1) =>
   z.string({ error: message }).trim().min(min, message).max(max, message);
 
-export const NoteBody = z.object({ t: Moment, text: text(NOTE_MAX_CHARS, learningMessages.noteText) });
+export const NoteBody = z.object({ t: Moment, text: text(TEXT_MAX_CHARS, learningMessages.noteText) });
 export const NotePatchBody = z.object({
   t: Moment.optional(),
-  text: text(NOTE_MAX_CHARS, learningMessages.noteText).optional(),
+  text: text(TEXT_MAX_CHARS, learningMessages.noteText).optional(),
 });
 export const QuestionBody = z.object({
   t: Moment,
   title: text(QUESTION_TITLE_MAX_CHARS, learningMessages.titleInvalid),
-  text: text(QUESTION_TEXT_MAX_CHARS, learningMessages.questionText, 0).default(''),
+  text: text(TEXT_MAX_CHARS, learningMessages.questionText, 0).default(''),
 });
-export const AnswerBody = z.object({ text: text(ANSWER_MAX_CHARS, learningMessages.answerText) });
+export const AnswerBody = z.object({ text: text(TEXT_MAX_CHARS, learningMessages.answerText) });
 export const AcceptBody = z.object({ answerId: z.string({ error: learningMessages.answerNotFound }) });
 export const QuestionStatusBody = z.object({
   status: z.enum(['open', 'closed', 'hidden'], { error: 'status must be open, closed or hidden.' }),

@@ -25,10 +25,8 @@ export const BUCKET_SECONDS = 5;
 /** The playback rates a save may report. */
 export const MIN_PLAYBACK_RATE = 0.25;
 
+/** A save's own errors; an unknown video or refused access answers with mediaMessages, as playback does. */
 export const progressMessages = {
-  videoNotFound: 'Video not found.',
-  noCourseAccess: 'Your access to this course has expired or been revoked.',
-  noVideoAccess: 'You do not have access to this video.',
   rangesInvalid:
     'ranges must be [start, end] pairs of seconds inside the video, in order and not overlapping.',
   tooManyRanges: `A save may carry at most ${MAX_RANGES_PER_SAVE} ranges.`,

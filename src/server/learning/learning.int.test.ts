@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { learningMessages, NOTE_MAX_CHARS, QUESTIONS_PER_HOUR } from '../../contract/learning';
+import { learningMessages, QUESTIONS_PER_HOUR, TEXT_MAX_CHARS } from '../../contract/learning';
 import { auditEvents, enrollments, notes, questions, users } from '../db/schema';
 import { testEngines } from '../../../test/support/databases';
 import { makeClip, suiteMedia } from '../../../test/support/media-kit';
@@ -56,7 +56,7 @@ describe.each(testEngines())('notes and questions (%s)', (engine) => {
     // Bad input: outside the video, too long, empty.
     expect((await add(100.5, 'after the end')).body).toEqual({ message: learningMessages.timeOutside });
     expect((await add(-1, 'before')).status).toBe(400);
-    expect((await add(3, 'x'.repeat(NOTE_MAX_CHARS + 1))).body).toEqual({
+    expect((await add(3, 'x'.repeat(TEXT_MAX_CHARS + 1))).body).toEqual({
       message: learningMessages.noteText,
     });
     expect((await add(3, '   ')).status).toBe(400);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { serverMessages } from '../../contract/messages';
-import { progressMessages } from '../../contract/progress';
+import { mediaMessages } from '../../contract/media';
 import { enrollments, videoAccess, videos } from '../db/schema';
 import { testEngines } from '../../../test/support/databases';
 import { watchedCourse } from '../../../test/support/watch-fixtures';
@@ -49,7 +49,7 @@ describe.each(testEngines())('video progress (%s)', (engine) => {
     });
     expect([negative.status, negative.body.message]).toEqual([400, 'position must be a number of seconds.']);
     const unknown = await save(client, crypto.randomUUID(), 1, 1);
-    expect([unknown.status, unknown.body.message]).toEqual([404, progressMessages.videoNotFound]);
+    expect([unknown.status, unknown.body.message]).toEqual([404, mediaMessages.videoNotFound]);
   });
 
   it('only accepts videos the student may watch now', async () => {
@@ -57,7 +57,7 @@ describe.each(testEngines())('video progress (%s)', (engine) => {
     const other = await server.createActiveStudent();
     const theirs = await courseWithVideos(other);
     const notEnrolled = await save(client, theirs.videoIds[0]!, 1, 1);
-    expect([notEnrolled.status, notEnrolled.body.message]).toEqual([403, progressMessages.noCourseAccess]);
+    expect([notEnrolled.status, notEnrolled.body.message]).toEqual([403, mediaMessages.noCourseAccess]);
 
     const mine = await courseWithVideos(student);
     const [ungranted] = await server.ctx.db
@@ -71,13 +71,13 @@ describe.each(testEngines())('video progress (%s)', (engine) => {
       })
       .returning();
     const noGrant = await save(client, ungranted!.id, 1, 1);
-    expect([noGrant.status, noGrant.body.message]).toEqual([403, progressMessages.noVideoAccess]);
+    expect([noGrant.status, noGrant.body.message]).toEqual([403, mediaMessages.noVideoAccess]);
 
     const expiring = await courseWithVideos(student, 1, new Date(Date.parse(OPEN_TIME) + 60_000));
     expect((await save(client, expiring.videoIds[0]!, 1, 1)).status).toBe(200);
     server.clock.advance(120_000);
     const expired = await save(client, expiring.videoIds[0]!, 2, 2);
-    expect([expired.status, expired.body.message]).toEqual([403, progressMessages.noCourseAccess]);
+    expect([expired.status, expired.body.message]).toEqual([403, mediaMessages.noCourseAccess]);
   });
 
   it("writes only the signed-in student's own progress", async () => {

@@ -1,6 +1,7 @@
 import type { Role } from '../db/schema';
 import { sql } from 'drizzle-orm';
 import { videoAccess as watchRule } from '../../contract/access-policy';
+import { mediaMessages } from '../../contract/media';
 import {
   COMPLETION_RATIO,
   FIRST_SAVE_MAX_WATCHED_SECONDS,
@@ -149,7 +150,7 @@ async function attemptSave(
   inTransaction: boolean,
 ): Promise<VideoProgress | null> {
   const state = await readState(db, user.id, body.videoId, inTransaction);
-  if (!state) throw notFound(progressMessages.videoNotFound);
+  if (!state) throw notFound(mediaMessages.videoNotFound);
   const enrollment =
     state.courseId && state.accessRevoked !== null && state.accessExpiration !== null
       ? { accessRevoked: state.accessRevoked, accessExpiration: state.accessExpiration }

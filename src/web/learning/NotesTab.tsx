@@ -1,7 +1,7 @@
 import { ActionIcon, Button, Group, Stack, Text, Textarea } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useEffect, useRef, useState, type RefObject } from 'react';
-import { formatMoment, NOTE_MAX_CHARS, type Note } from '../../contract/learning';
+import { formatMoment, TEXT_MAX_CHARS, type Note } from '../../contract/learning';
 import { messageOf } from '../api/client';
 import { useNoteActions, useNotes } from '../api/learning';
 import classes from './Learning.module.css';
@@ -80,7 +80,7 @@ export function NotesTab({
             autosize
             minRows={2}
             maxRows={8}
-            maxLength={NOTE_MAX_CHARS}
+            maxLength={TEXT_MAX_CHARS}
             value={draft.text}
             onChange={(e) => setDraft({ ...draft, text: e.currentTarget.value })}
             onKeyDown={(e) => {

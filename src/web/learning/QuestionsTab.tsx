@@ -4,8 +4,8 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { useState, type RefObject } from 'react';
 import {
   formatMoment,
-  QUESTION_TEXT_MAX_CHARS,
   QUESTION_TITLE_MAX_CHARS,
+  TEXT_MAX_CHARS,
   type Question,
 } from '../../contract/learning';
 import { messageOf } from '../api/client';
@@ -117,7 +117,7 @@ export function QuestionsTab({
             autosize
             minRows={2}
             maxRows={8}
-            maxLength={QUESTION_TEXT_MAX_CHARS}
+            maxLength={TEXT_MAX_CHARS}
             value={draft.text}
             onChange={(e) => setDraft({ ...draft, text: e.currentTarget.value })}
             error={error}
