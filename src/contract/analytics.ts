@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { CourseAccessState } from './access-policy';
+import { AccessStateField } from './courses';
 import { studentNameFields } from './students';
 
 /** Learning analytics for admins (base /api/admin/analytics): what students actually watched. */
@@ -180,7 +181,6 @@ export interface StudentAnalytics {
 
 const share = z.number().min(0).max(1);
 const instant = z.string().nullable();
-const accessState = z.enum(['active', 'expired', 'revoked']);
 const courseProgressFigures = {
   videosStarted: z.number().int(),
   videosCompleted: z.number().int(),
@@ -225,7 +225,7 @@ export const CourseAnalyticsResponse = z.strictObject({
     z.strictObject({
       _id: z.string(),
       ...studentNameFields,
-      access: accessState,
+      access: AccessStateField,
       atRisk: z.boolean(),
       ...courseProgressFigures,
       cells: z.array(z.strictObject({ share, completed: z.boolean() })),
@@ -239,7 +239,7 @@ export const StudentAnalyticsResponse = z.strictObject({
   days: z.array(z.strictObject({ day: z.string(), seconds: z.number() })),
   courses: z.array(
     CourseRef.extend({
-      access: accessState,
+      access: AccessStateField,
       accessexpiration: z.string(),
       atRisk: z.boolean(),
       totalVideos: z.number().int(),

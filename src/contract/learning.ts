@@ -62,8 +62,10 @@ export const QuestionBody = z.object({
 });
 export const AnswerBody = z.object({ text: text(TEXT_MAX_CHARS, learningMessages.answerText) });
 export const AcceptBody = z.object({ answerId: z.string({ error: learningMessages.answerNotFound }) });
+export const QuestionStatus = z.enum(['open', 'closed', 'hidden']);
+export type QuestionStatus = z.infer<typeof QuestionStatus>;
 export const QuestionStatusBody = z.object({
-  status: z.enum(['open', 'closed', 'hidden'], { error: 'status must be open, closed or hidden.' }),
+  status: z.enum(QuestionStatus.options, { error: 'status must be open, closed or hidden.' }),
 });
 
 export const NoteIdParam = z.object({ noteId: z.string() });
@@ -71,7 +73,10 @@ export const QuestionIdParam = z.object({ questionId: z.string() });
 export const CourseIdParam = z.object({ courseId: z.string() });
 export const NotesExportQuery = z.object({ format: z.enum(['json', 'md']).optional().catch(undefined) });
 export const QueueQuery = z.object({
-  status: z.enum(['open', 'closed', 'hidden', 'all']).optional().catch(undefined),
+  status: z
+    .enum([...QuestionStatus.options, 'all'])
+    .optional()
+    .catch(undefined),
 });
 
 export const Note = z.strictObject({
@@ -106,9 +111,6 @@ export const Answer = z.strictObject({
   createdAt: z.string(),
 });
 export type Answer = z.infer<typeof Answer>;
-
-export const QuestionStatus = z.enum(['open', 'closed', 'hidden']);
-export type QuestionStatus = z.infer<typeof QuestionStatus>;
 
 /** A question as a viewer of the video sees it: no asker's name, only whether it is the viewer's own. */
 export const Question = z.strictObject({
