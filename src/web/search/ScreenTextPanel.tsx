@@ -3,7 +3,7 @@ import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { ScreenTextResponse } from '../../contract/search';
-import { call, messageOf } from '../api/client';
+import { calling, messageOf } from '../api/client';
 import { formatClock } from '../player/format';
 import classes from './ScreenTextPanel.module.css';
 
@@ -83,8 +83,7 @@ export function ScreenTextPanel({
   const t = Math.round(moment * 10) / 10;
   const screen = useQuery({
     queryKey: ['student', 'screen-text', videoId, t],
-    queryFn: ({ signal }) =>
-      call('GET /api/videos/:videoId/screen-text', { params: { videoId }, query: { t }, signal }),
+    queryFn: calling('GET /api/videos/:videoId/screen-text', { params: { videoId }, query: { t } }),
     placeholderData: keepPreviousData,
     retry: false,
     staleTime: 60_000,
