@@ -5,6 +5,7 @@ import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { ScreenTextResponse } from '../../contract/search';
 import { calling, messageOf } from '../api/client';
 import { formatClock } from '../player/format';
+import { listen } from '../ui/listen';
 import classes from './ScreenTextPanel.module.css';
 
 /** A seek or a crossing waits this long before asking: scrubbing asks once, where it stops. */
@@ -50,11 +51,8 @@ function useScreenMoment(
       timer = undefined;
       check();
     };
-    // One abort removes both listeners.
     const listening = new AbortController();
-    const on = { signal: listening.signal };
-    video.addEventListener('timeupdate', check, on);
-    video.addEventListener('seeked', seeked, on);
+    listen(video, { timeupdate: check, seeked }, listening.signal);
     return () => {
       clearTimeout(timer);
       listening.abort();
