@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ChangePasswordBody } from '../../contract/mfa';
-import { call } from './client';
+import { call, calling } from './client';
 
 /** The signed-in admin's own account (/adminaccount): sessions, second factor, password. */
 export const accountKeys = {
@@ -13,7 +13,7 @@ export const accountKeys = {
 export function useOwnSessions() {
   return useQuery({
     queryKey: accountKeys.sessions,
-    queryFn: ({ signal }) => call('GET /api/admin/sessions', { signal }).then((r) => r.sessions),
+    queryFn: calling('GET /api/admin/sessions', {}, (r) => r.sessions),
   });
 }
 
@@ -21,7 +21,7 @@ export function useOwnSessions() {
 export function useMfaStatus({ enabled = true }: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: accountKeys.mfa,
-    queryFn: ({ signal }) => call('GET /api/admin/mfa', { signal }),
+    queryFn: calling('GET /api/admin/mfa', {}),
     enabled,
   });
 }

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { AddStudentBody, EnrolStudentsBody } from '../../contract/admin-students';
-import { call } from './client';
+import { call, calling } from './client';
 
 /** Query keys of student management (base /api/admin/students; beyond the spec). */
 export const adminStudentKeys = {
@@ -22,7 +22,7 @@ export interface StudentSearch {
 export function useStudents(query: StudentSearch, options: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: adminStudentKeys.list(query),
-    queryFn: ({ signal }) => call('GET /api/admin/students', { query, signal }),
+    queryFn: calling('GET /api/admin/students', { query }),
     placeholderData: keepPreviousData,
     enabled: options.enabled ?? true,
   });
@@ -32,8 +32,7 @@ export function useStudents(query: StudentSearch, options: { enabled?: boolean }
 export function useStudentHistory(studentId: string | null) {
   return useQuery({
     queryKey: adminStudentKeys.history(studentId ?? ''),
-    queryFn: ({ signal }) =>
-      call('GET /api/admin/students/:studentId/history', { params: { studentId: studentId! }, signal }),
+    queryFn: calling('GET /api/admin/students/:studentId/history', { params: { studentId: studentId! } }),
     enabled: Boolean(studentId),
   });
 }

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { AdminVideo } from '../../contract/videos';
-import { call, type CallInput } from './client';
+import { call, calling, type CallInput } from './client';
 
 /** Query keys of the admin API (base /api/admin, SPEC.md section 7): courses, videos, access. */
 export const adminKeys = {
@@ -24,7 +24,7 @@ export const adminKeys = {
 export function usePlaybackHealth() {
   return useQuery({
     queryKey: adminKeys.playbackHealth,
-    queryFn: ({ signal }) => call('GET /api/admin/playback-health', { signal }),
+    queryFn: calling('GET /api/admin/playback-health', {}),
     refetchInterval: 60_000,
   });
 }
@@ -33,10 +33,7 @@ export function usePlaybackHealth() {
 export function useCaptionTracks(videoId: string, enabled = true) {
   return useQuery({
     queryKey: adminKeys.captions(videoId),
-    queryFn: ({ signal }) =>
-      call('GET /api/admin/videos/:videoId/captions', { params: { videoId }, signal }).then(
-        (r) => r.captions,
-      ),
+    queryFn: calling('GET /api/admin/videos/:videoId/captions', { params: { videoId } }, (r) => r.captions),
     enabled,
   });
 }
@@ -45,10 +42,11 @@ export function useCaptionTracks(videoId: string, enabled = true) {
 export function useSpeechDraft(videoId: string) {
   return useQuery({
     queryKey: adminKeys.speechDraft(videoId),
-    queryFn: ({ signal }) =>
-      call('GET /api/admin/videos/:videoId/captions/speech-draft', { params: { videoId }, signal }).then(
-        (r) => r.draft,
-      ),
+    queryFn: calling(
+      'GET /api/admin/videos/:videoId/captions/speech-draft',
+      { params: { videoId } },
+      (r) => r.draft,
+    ),
   });
 }
 
@@ -119,10 +117,7 @@ export function useAdminVideos(
 export function useAccessList(courseId?: string, { enabled = true }: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: adminKeys.accessList(courseId),
-    queryFn: ({ signal }) =>
-      call('GET /api/admin/course/accesslist', { query: { courseId }, signal }).then(
-        (r) => r.courseAccessList,
-      ),
+    queryFn: calling('GET /api/admin/course/accesslist', { query: { courseId } }, (r) => r.courseAccessList),
     enabled,
   });
 }
@@ -131,10 +126,11 @@ export function useAccessList(courseId?: string, { enabled = true }: { enabled?:
 export function useCourseStudents(courseId: string | null) {
   return useQuery({
     queryKey: adminKeys.dropdown(courseId ?? ''),
-    queryFn: ({ signal }) =>
-      call('POST /api/admin/students/dropdown', { body: { courseid: courseId! }, signal }).then(
-        (r) => r.students,
-      ),
+    queryFn: calling(
+      'POST /api/admin/students/dropdown',
+      { body: { courseid: courseId! } },
+      (r) => r.students,
+    ),
     enabled: Boolean(courseId),
   });
 }
@@ -143,8 +139,7 @@ export function useCourseStudents(courseId: string | null) {
 export function useVideoAccess(videoId: string, courseId: string | undefined, enabled: boolean) {
   return useQuery({
     queryKey: adminKeys.videoAccess(videoId),
-    queryFn: ({ signal }) =>
-      call('POST /api/admin/students/access', { body: { videoId, courseId: courseId! }, signal }),
+    queryFn: calling('POST /api/admin/students/access', { body: { videoId, courseId: courseId! } }),
     enabled: enabled && Boolean(courseId),
   });
 }

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { CourseGridQuery } from '../../contract/analytics';
-import { call } from './client';
+import { calling } from './client';
 
 /** Learning analytics (base /api/admin/analytics): the one query-key factory, loads and CSV download links. */
 const BASE = '/api/admin/analytics';
@@ -29,8 +29,7 @@ export const analyticsCsv = {
 export function useVideoAnalytics(videoId: string) {
   return useQuery({
     queryKey: analyticsKeys.video(videoId),
-    queryFn: ({ signal }) =>
-      call('GET /api/admin/analytics/videos/:videoId', { params: { videoId }, signal }),
+    queryFn: calling('GET /api/admin/analytics/videos/:videoId', { params: { videoId } }),
     retry: 1,
   });
 }
@@ -39,8 +38,7 @@ export function useVideoAnalytics(videoId: string) {
 export function useCourseAnalytics(courseId: string, options: CourseGridOptions) {
   return useQuery({
     queryKey: analyticsKeys.course(courseId, options),
-    queryFn: ({ signal }) =>
-      call('GET /api/admin/analytics/courses/:courseId', { params: { courseId }, query: options, signal }),
+    queryFn: calling('GET /api/admin/analytics/courses/:courseId', { params: { courseId }, query: options }),
     placeholderData: keepPreviousData,
     retry: 1,
   });
@@ -50,8 +48,7 @@ export function useCourseAnalytics(courseId: string, options: CourseGridOptions)
 export function useStudentAnalytics(studentId: string) {
   return useQuery({
     queryKey: analyticsKeys.student(studentId),
-    queryFn: ({ signal }) =>
-      call('GET /api/admin/analytics/students/:studentId', { params: { studentId }, signal }),
+    queryFn: calling('GET /api/admin/analytics/students/:studentId', { params: { studentId } }),
     retry: 1,
   });
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { BackupOverview, BackupRun } from '../../contract/backups';
-import { call } from './client';
+import { call, calling } from './client';
 
 /** Backups (base /api/admin/backups): the one query-key factory, the overview and "Back up now". */
 export const backupKeys = {
@@ -17,7 +17,7 @@ export const BACKUP_POLL_MS = 1_500;
 export function useBackups() {
   return useQuery({
     queryKey: backupKeys.overview,
-    queryFn: ({ signal }) => call('GET /api/admin/backups', { signal }),
+    queryFn: calling('GET /api/admin/backups', {}),
     retry: 1,
   });
 }
@@ -26,7 +26,7 @@ export function useBackups() {
 export function useBackupSummary({ enabled = true }: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: backupKeys.summary,
-    queryFn: ({ signal }) => call('GET /api/admin/backups', { query: { summary: 'true' }, signal }),
+    queryFn: calling('GET /api/admin/backups', { query: { summary: 'true' } }),
     retry: 1,
     enabled,
   });
@@ -43,7 +43,7 @@ export function useBackupProgress(active: BackupRun | null | undefined) {
   const runId = active?.id ?? '';
   const progress = useQuery({
     queryKey: backupKeys.run(runId),
-    queryFn: ({ signal }) => call('GET /api/admin/backups/:runId', { params: { runId }, signal }),
+    queryFn: calling('GET /api/admin/backups/:runId', { params: { runId } }),
     enabled: Boolean(active),
     initialData: active ? { run: active } : undefined,
     initialDataUpdatedAt: 0,

@@ -96,9 +96,7 @@ export function setFactorPrompt(prompt: FactorPrompt): () => void {
 
 /** A sensitive admin route's refusal (route table `freshFactor`): the second factor is older than 10 minutes. */
 export function isStaleFactor(error: unknown): boolean {
-  return (
-    error instanceof ApiError && error.status === 403 && error.message === serverMessages.mfaFreshFactor
-  );
+  return error instanceof ApiError && error.status === 403 && error.message === serverMessages.mfaFreshFactor;
 }
 
 /** Shows the prompt (or joins the one on screen); false when none is mounted. */
@@ -167,6 +165,28 @@ export async function call<K extends JsonRouteKey>(
     return answerOf<K>(response.status, await response.text());
   });
 }
+
+/**
+ * The `queryFn` of a load of route `key`: the call with the query's abort signal (a load nobody
+ * waits for any more stops its request), its answer or the part `pick` takes from it. A load whose
+ * refetchInterval reads its data keeps its own queryFn: TypeScript cannot infer the data through both.
+ */
+export function calling<K extends JsonRouteKey>(key: K, input: CallInput<K>): LoadFn<AnswerOf<K>>;
+export function calling<K extends JsonRouteKey, T>(
+  key: K,
+  input: CallInput<K>,
+  pick: (answer: AnswerOf<K>) => T,
+): LoadFn<T>;
+export function calling<K extends JsonRouteKey>(
+  key: K,
+  input: CallInput<K>,
+  pick = (answer: AnswerOf<K>): unknown => answer,
+): LoadFn<unknown> {
+  return ({ signal }) => call<K>(key, { ...input, signal }).then(pick);
+}
+
+/** A react-query `queryFn` as `calling` makes it: it only needs the abort signal of the context. */
+type LoadFn<T> = (context: { signal: AbortSignal }) => Promise<T>;
 
 /** A response's JSON, or the ApiError of a status outside 2xx with the server's message. */
 function answerOf<K extends JsonRouteKey>(status: number, text: string): AnswerOf<K> {

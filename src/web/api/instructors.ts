@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { NewInstructor } from '../../contract/instructors';
-import { call } from './client';
+import { call, calling } from './client';
 
 /** Instructors (/admininstructors): admins create them, set their courses and remove them. */
 export const instructorKeys = { all: ['admin', 'instructors'] as const };
@@ -9,7 +9,7 @@ export const instructorKeys = { all: ['admin', 'instructors'] as const };
 export function useInstructors() {
   return useQuery({
     queryKey: instructorKeys.all,
-    queryFn: ({ signal }) => call('GET /api/admin/instructors', { signal }).then((r) => r.instructors),
+    queryFn: calling('GET /api/admin/instructors', {}, (r) => r.instructors),
   });
 }
 

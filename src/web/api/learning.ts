@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { QuestionStatus } from '../../contract/learning';
-import { call } from './client';
+import { call, calling } from './client';
 
 /** Query keys of notes and questions. */
 export const learningKeys = {
@@ -15,8 +15,7 @@ export const learningKeys = {
 export function useNotes(videoId: string) {
   return useQuery({
     queryKey: learningKeys.notes(videoId),
-    queryFn: ({ signal }) =>
-      call('GET /api/videos/:videoId/notes', { params: { videoId }, signal }).then((r) => r.notes),
+    queryFn: calling('GET /api/videos/:videoId/notes', { params: { videoId } }, (r) => r.notes),
     retry: false,
   });
 }
@@ -47,7 +46,7 @@ export function useNoteActions(videoId: string) {
 export function useCourseNotes(courseId: string) {
   return useQuery({
     queryKey: learningKeys.courseNotes(courseId),
-    queryFn: ({ signal }) => call('GET /api/courses/:courseId/notes', { params: { courseId }, signal }),
+    queryFn: calling('GET /api/courses/:courseId/notes', { params: { courseId } }),
     retry: false,
   });
 }
@@ -60,8 +59,7 @@ export const notesExportUrl = (courseId: string) =>
 export function useQuestions(videoId: string) {
   return useQuery({
     queryKey: learningKeys.questions(videoId),
-    queryFn: ({ signal }) =>
-      call('GET /api/videos/:videoId/questions', { params: { videoId }, signal }).then((r) => r.questions),
+    queryFn: calling('GET /api/videos/:videoId/questions', { params: { videoId } }, (r) => r.questions),
     retry: false,
   });
 }
@@ -70,7 +68,7 @@ export function useQuestions(videoId: string) {
 export function useUnreadAnswers() {
   return useQuery({
     queryKey: learningKeys.unread,
-    queryFn: ({ signal }) => call('GET /api/questions/unread', { signal }).then((r) => r.unread),
+    queryFn: calling('GET /api/questions/unread', {}, (r) => r.unread),
     retry: false,
     refetchInterval: 60_000,
   });
@@ -111,8 +109,7 @@ export function useQuestionActions(videoId: string) {
 export function useQuestionQueue(status: QuestionStatus | 'all') {
   return useQuery({
     queryKey: learningKeys.queue(status),
-    queryFn: ({ signal }) =>
-      call('GET /api/admin/questions', { query: { status }, signal }).then((r) => r.questions),
+    queryFn: calling('GET /api/admin/questions', { query: { status } }, (r) => r.questions),
   });
 }
 

@@ -4,7 +4,7 @@ import {
   SERVER_TIME_POLL_MS,
   STUDENT_SESSION_POLL_MS,
 } from '../../contract/constants';
-import { call } from './client';
+import { call, calling } from './client';
 
 /** Query keys of the session and opening-hours checks every gate shares. */
 export const sessionKeys = {
@@ -55,7 +55,7 @@ export function useSchoolTimeZone(): string {
 /** GET /api/auth/check, as the student gate asks it (and app/prefetch.ts ahead of it). */
 export const authCheckQuery = queryOptions({
   queryKey: sessionKeys.authCheck,
-  queryFn: ({ signal }) => call('GET /api/auth/check', { signal }),
+  queryFn: calling('GET /api/auth/check', {}),
   retry: false,
 });
 
@@ -75,7 +75,7 @@ export function useAuthCheck(options: { poll?: boolean; reusePrefetched?: boolea
 export function useAdminCheck() {
   return useQuery({
     queryKey: sessionKeys.adminCheck,
-    queryFn: ({ signal }) => call('GET /api/admin/auth/admincheck', { signal }),
+    queryFn: calling('GET /api/admin/auth/admincheck', {}),
     refetchInterval: ADMIN_SESSION_POLL_MS,
     retry: false,
     staleTime: 0,

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { StudentVideo } from '../../contract/media';
 import type { ProgressBody, VideoProgress } from '../../contract/progress';
-import { call } from './client';
+import { call, calling } from './client';
 import { PREFETCHED_FRESH_MS } from './session';
 
 /** Query keys of the student portal. */
@@ -16,22 +16,21 @@ export const studentQueries = {
   courses: () =>
     queryOptions({
       queryKey: studentKeys.courses,
-      queryFn: ({ signal }) => call('GET /api/courses', { signal }).then((r) => r.courses),
+      queryFn: calling('GET /api/courses', {}, (r) => r.courses),
       retry: 1,
       staleTime: PREFETCHED_FRESH_MS,
     }),
   videos: (courseId: string) =>
     queryOptions({
       queryKey: studentKeys.videos(courseId),
-      queryFn: ({ signal }) =>
-        call('POST /api/videos', { body: { courseId }, signal }).then((r) => r.videos ?? []),
+      queryFn: calling('POST /api/videos', { body: { courseId } }, (r) => r.videos ?? []),
       retry: false,
       staleTime: PREFETCHED_FRESH_MS,
     }),
   rollno: (courseId: string) =>
     queryOptions({
       queryKey: studentKeys.rollno(courseId),
-      queryFn: ({ signal }) => call('POST /api/rollno', { body: { courseId }, signal }).then((r) => r.rollno),
+      queryFn: calling('POST /api/rollno', { body: { courseId } }, (r) => r.rollno),
       retry: false,
       staleTime: Infinity,
     }),

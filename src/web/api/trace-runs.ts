@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { traceUnderWay, type TraceRunsResponse } from '../../contract/trace-runs';
-import { call, proveFactorFirst, upload } from './client';
+import { call, calling, proveFactorFirst, upload } from './client';
 
 /** Traces of downloaded copies (base /api/admin/trace-runs): the one query-key factory, the list, a run, the upload. */
 export const traceRunKeys = {
@@ -13,7 +13,7 @@ export const traceRunKeys = {
 export const useTraceRuns = () =>
   useQuery({
     queryKey: traceRunKeys.list,
-    queryFn: ({ signal }) => call('GET /api/admin/trace-runs', { signal }),
+    queryFn: calling('GET /api/admin/trace-runs', {}),
   });
 
 /** How often the screen asks again while a trace waits or runs. */

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import type { CaptionTrack } from '../../contract/captions';
 import type { Cue } from '../../contract/cues';
-import { call } from '../api/client';
+import { calling } from '../api/client';
 
 /** What the player and the transcript share about a video's captions. */
 export interface Captions {
@@ -42,8 +42,7 @@ function remember(viewer: string, language: string | null) {
 export function useCaptions(videoId: string, viewer: string): Captions {
   const list = useQuery({
     queryKey: ['captions', videoId],
-    queryFn: ({ signal }) =>
-      call('GET /api/videos/:videoId/captions', { params: { videoId }, signal }).then((r) => r.captions),
+    queryFn: calling('GET /api/videos/:videoId/captions', { params: { videoId } }, (r) => r.captions),
     retry: false,
     staleTime: 5 * 60_000,
   });

@@ -1,3 +1,4 @@
+import { listen } from '../ui/listen';
 import { playerLog } from './player-log';
 
 /** A seek into buffered media that has not finished after this long is taken as lost. */
@@ -48,12 +49,8 @@ export function rescueStuckSeeks(media: HTMLMediaElement, rescue: StuckSeekRescu
     timer = undefined;
     step = 0;
   };
-  // One abort removes every listener below.
   const listening = new AbortController();
-  const on = { signal: listening.signal };
-  media.addEventListener('seeking', onSeeking, on);
-  media.addEventListener('seeked', onSettled, on);
-  media.addEventListener('emptied', onSettled, on);
+  listen(media, { seeking: onSeeking, seeked: onSettled, emptied: onSettled }, listening.signal);
   return () => {
     clearTimeout(timer);
     listening.abort();

@@ -3,8 +3,9 @@ import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { ScreenTextResponse } from '../../contract/search';
-import { call, messageOf } from '../api/client';
+import { calling, messageOf } from '../api/client';
 import { formatClock } from '../player/format';
+import { listen } from '../ui/listen';
 import classes from './ScreenTextPanel.module.css';
 
 /** A seek or a crossing waits this long before asking: scrubbing asks once, where it stops. */
@@ -50,11 +51,8 @@ function useScreenMoment(
       timer = undefined;
       check();
     };
-    // One abort removes both listeners.
     const listening = new AbortController();
-    const on = { signal: listening.signal };
-    video.addEventListener('timeupdate', check, on);
-    video.addEventListener('seeked', seeked, on);
+    listen(video, { timeupdate: check, seeked }, listening.signal);
     return () => {
       clearTimeout(timer);
       listening.abort();
@@ -83,8 +81,7 @@ export function ScreenTextPanel({
   const t = Math.round(moment * 10) / 10;
   const screen = useQuery({
     queryKey: ['student', 'screen-text', videoId, t],
-    queryFn: ({ signal }) =>
-      call('GET /api/videos/:videoId/screen-text', { params: { videoId }, query: { t }, signal }),
+    queryFn: calling('GET /api/videos/:videoId/screen-text', { params: { videoId }, query: { t } }),
     placeholderData: keepPreviousData,
     retry: false,
     staleTime: 60_000,

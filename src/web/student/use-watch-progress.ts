@@ -7,6 +7,7 @@ import {
 } from '../../contract/progress';
 import { ApiError } from '../api/client';
 import { saveProgress } from '../api/student';
+import { listen } from '../ui/listen';
 import { Coverage } from '../player/coverage';
 import type { PlaybackHealth } from '../player/playback-health';
 
@@ -113,17 +114,14 @@ export function useWatchProgress(
     const timer = setInterval(() => {
       if (!video.paused) save();
     }, PROGRESS_SAVE_INTERVAL_MS);
-    // One abort removes every listener below.
     const listening = new AbortController();
-    const on = { signal: listening.signal };
-    video.addEventListener('timeupdate', onTime, on);
-    video.addEventListener('seeking', forget, on);
-    video.addEventListener('seeked', onTime, on);
-    video.addEventListener('play', onTime, on);
-    video.addEventListener('pause', saveSoon, on);
-    video.addEventListener('ended', saveSoon, on);
-    document.addEventListener('visibilitychange', saveOnHide, on);
-    window.addEventListener('pagehide', saveOnLeave, on);
+    listen(
+      video,
+      { timeupdate: onTime, seeking: forget, seeked: onTime, play: onTime, pause: saveSoon, ended: saveSoon },
+      listening.signal,
+    );
+    listen(document, { visibilitychange: saveOnHide }, listening.signal);
+    listen(window, { pagehide: saveOnLeave }, listening.signal);
     return () => {
       clearInterval(timer);
       listening.abort();
