@@ -108,8 +108,9 @@ async function call(client: TestClient, route: string, body: unknown) {
 }
 
 /** The school every engine's journeys meet: a course, a lecture with English captions, a student per engine. */
-/** A WebDriver session that ended under the journey: the browser, not the page, failed. */
-const BROWSER_GONE = /invalid session id|session deleted|no such window|browsing context has been discarded/i;
+/** A WebDriver session that ended (or hung) under the journey: the browser, not the page, failed. */
+const BROWSER_GONE =
+  /invalid session id|session deleted|no such window|browsing context has been discarded|Request timed out/i;
 
 async function setUp(url: string, outbox: Outbox) {
   const admin = new TestClient(url);
@@ -271,7 +272,7 @@ async function main(): Promise<number> {
               try {
                 await journey.run(driver, world);
               } catch (error) {
-                // The browser process itself went away (a WebKitGTK web process crash ends the
+                // The browser process itself went away or hung (a WebKitGTK web process crash ends the
                 // WebDriver session): one more try in a new browser, with the spare student (the
                 // first one may be half through the first sign-in). An assertion that fails is not retried.
                 if (

@@ -62,6 +62,10 @@ export async function launchWebKit(): Promise<EngineDriver> {
       port,
       path: '/',
       logLevel: 'error',
+      // A WebKitGTK web process that hangs leaves a command unanswered: fail it after a minute (no
+      // navigation or script here takes that long) rather than webdriverio's 2 min x 4 tries.
+      connectionRetryTimeout: 60_000,
+      connectionRetryCount: 0,
       capabilities: {
         'wdio:enforceWebDriverClassic': true,
         'webkitgtk:browserOptions': { binary: miniBrowser(), args: ['--automation'] },
