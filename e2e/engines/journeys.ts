@@ -245,14 +245,13 @@ const LOOKALIKES: Record<string, string> = {
   '0': 'DQ',
 };
 
-/** Marks OCR reads in place of a code's letter at the edge of the plate ("W52]" for "W52J"). */
-const NOT_LETTERS: Record<string, string> = { ']': 'J', '[': '1', '|': '1', $: 'S' };
-
-/** Every code-like word of `text`: two groups of four, the hyphen read as one, a space or nothing. */
+/**
+ * Every code-like word of `text`: two groups of four, the hyphen read as one, a space or nothing
+ * (the reads are in the code's alphabet, so no stray marks stand for a letter).
+ */
 function codeWords(text: string): string[] {
   const words: string[] = [];
-  for (const [, a, b] of text.matchAll(/(?<![A-Z0-9])([A-Z0-9]{4}) ?[-–—]? ?([A-Z0-9\][|$]{4})(?![A-Z0-9])/g))
-    words.push(`${a}${b}`.replace(/[\][|$]/g, (c) => NOT_LETTERS[c]!));
+  for (const [, a, b] of text.matchAll(/\b([A-Z0-9]{4}) ?[-–—]? ?([A-Z0-9]{4})\b/g)) words.push(`${a}${b}`);
   return words;
 }
 
