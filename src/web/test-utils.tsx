@@ -135,21 +135,28 @@ export function pausedMedia(fields: Partial<MediaState> = {}): MediaState {
   };
 }
 
-/** PlayerControls' props for a visible bar, not fullscreen, every handler a stub unless given. */
-export function controlsProps(
-  fields: Pick<PlayerControlsProps, 'media' | 'duration'> & Partial<PlayerControlsProps>,
-): PlayerControlsProps {
+/** PlayerControls' props for a visible bar, not fullscreen, every handler and action a stub unless given. */
+export function controlsProps({
+  actions,
+  ...fields
+}: Pick<PlayerControlsProps, 'media' | 'duration'> &
+  Partial<Omit<PlayerControlsProps, 'actions'>> & {
+    actions?: Partial<PlayerControlsProps['actions']>;
+  }): PlayerControlsProps {
   return {
     fullscreen: false,
     visible: true,
-    onTogglePlay: vi.fn(),
-    onSeek: vi.fn(),
-    onToggleMute: vi.fn(),
-    onVolume: vi.fn(),
-    onCycleSpeed: vi.fn(),
     onToggleFullscreen: vi.fn(),
     onFocusChange: vi.fn(),
     ...fields,
+    actions: {
+      togglePlay: vi.fn(),
+      seekTo: vi.fn(),
+      toggleMute: vi.fn(),
+      setVolume: vi.fn(),
+      cycleSpeed: vi.fn(),
+      ...actions,
+    },
   };
 }
 

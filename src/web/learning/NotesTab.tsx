@@ -1,10 +1,11 @@
-import { ActionIcon, Button, Group, Stack, Text, Textarea } from '@mantine/core';
+import { ActionIcon, Button, Group, Stack, Text } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useEffect, useRef, useState, type RefObject } from 'react';
-import { formatMoment, TEXT_MAX_CHARS, type Note } from '../../contract/learning';
+import { formatMoment, type Note } from '../../contract/learning';
 import { messageOf } from '../api/client';
 import { useNoteActions, useNotes } from '../api/learning';
 import classes from './Learning.module.css';
+import { LearningTextarea } from './LearningTextarea';
 import { useMoment } from './moment';
 import { Markup } from './Markup';
 import { MomentList } from './MomentList';
@@ -73,16 +74,12 @@ export function NotesTab({
             {draft.noteId ? 'Edit note' : 'New note'} at{' '}
             <span className={classes.moment}>{formatMoment(draft.t)}</span>
           </Text>
-          <Textarea
+          <LearningTextarea
             ref={fieldRef}
             autoFocus
             aria-label="Note text"
-            autosize
-            minRows={2}
-            maxRows={8}
-            maxLength={TEXT_MAX_CHARS}
             value={draft.text}
-            onChange={(e) => setDraft({ ...draft, text: e.currentTarget.value })}
+            onValue={(text) => setDraft({ ...draft, text })}
             onKeyDown={(e) => {
               if (e.key === 'Escape') close(draft.resume);
               if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void save();

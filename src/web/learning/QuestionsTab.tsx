@@ -1,16 +1,12 @@
-import { Badge, Button, Group, Stack, Text, Textarea, TextInput, UnstyledButton } from '@mantine/core';
+import { Badge, Button, Group, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { IconCheck, IconHandStop, IconPlus } from '@tabler/icons-react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useState, type RefObject } from 'react';
-import {
-  formatMoment,
-  QUESTION_TITLE_MAX_CHARS,
-  TEXT_MAX_CHARS,
-  type Question,
-} from '../../contract/learning';
+import { formatMoment, QUESTION_TITLE_MAX_CHARS, type Question } from '../../contract/learning';
 import { messageOf } from '../api/client';
 import { useQuestionActions } from '../api/learning';
 import classes from './Learning.module.css';
+import { LearningTextarea } from './LearningTextarea';
 import { useMoment } from './moment';
 import { Markup } from './Markup';
 import { MomentList } from './MomentList';
@@ -111,15 +107,11 @@ export function QuestionsTab({
             data-autofocus
             autoFocus
           />
-          <Textarea
+          <LearningTextarea
             aria-label="Question details"
             placeholder="Details (optional). ``` for a code block."
-            autosize
-            minRows={2}
-            maxRows={8}
-            maxLength={TEXT_MAX_CHARS}
             value={draft.text}
-            onChange={(e) => setDraft({ ...draft, text: e.currentTarget.value })}
+            onValue={(text) => setDraft({ ...draft, text })}
             error={error}
           />
           <Group gap="xs">

@@ -18,7 +18,7 @@ function Harness({ onSeek }: { onSeek(seconds: number): void }) {
   const questions = useQuestionActions(VIDEO);
   return (
     <>
-      <PlayerControls {...controlsProps({ media, duration: 100, onSeek, markers })} />
+      <PlayerControls {...controlsProps({ media, duration: 100, actions: { seekTo: onSeek }, markers })} />
       <button type="button" onClick={() => notes.add.mutate({ t: 30, text: 'later' })}>
         add note
       </button>

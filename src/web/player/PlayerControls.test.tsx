@@ -1,11 +1,11 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { controlsProps, pausedMedia, renderRoute } from '../test-utils';
-import { PlayerControls, type PlayerControlsProps } from './PlayerControls';
+import { PlayerControls } from './PlayerControls';
 
 const media = pausedMedia({ currentTime: 30, duration: 120 });
 
-function controls(props: Partial<PlayerControlsProps> = {}) {
+function controls(props: Omit<Parameters<typeof controlsProps>[0], 'media' | 'duration'> = {}) {
   const { container } = renderRoute(
     <PlayerControls {...controlsProps({ media, duration: 120, ...props })} />,
   );
@@ -29,7 +29,7 @@ describe('PlayerControls', () => {
   it('marks each marker on the seek bar as a named button that seeks to its moment', () => {
     const onSeek = vi.fn();
     controls({
-      onSeek,
+      actions: { seekTo: onSeek },
       markers: [
         { seconds: 20, label: 'Question 1', kind: 'question' },
         { seconds: 90, label: 'Note 2', kind: 'note' },

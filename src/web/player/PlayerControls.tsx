@@ -13,6 +13,7 @@ import {
 import { useState, type ReactNode } from 'react';
 import type { Captions } from './captions';
 import { formatClock } from './format';
+import type { MediaActions } from './media-actions';
 import classes from './Player.module.css';
 import type { MediaState } from './use-media-state';
 
@@ -30,11 +31,8 @@ export interface PlayerControlsProps {
   duration: number;
   fullscreen: boolean;
   visible: boolean;
-  onTogglePlay(): void;
-  onSeek(seconds: number): void;
-  onToggleMute(): void;
-  onVolume(volume: number): void;
-  onCycleSpeed(): void;
+  /** What the buttons and sliders do to the video: the same actions as the keys (media-actions.ts). */
+  actions: Pick<MediaActions, 'togglePlay' | 'seekTo' | 'toggleMute' | 'setVolume' | 'cycleSpeed'>;
   onToggleFullscreen(): void;
   onFocusChange(inside: boolean): void;
   captions?: Captions;
@@ -127,7 +125,7 @@ function SeekMarkers(props: { markers: readonly SeekMarker[]; span: number; onSe
 
 /** The control bar: play/pause, seek, time, mute and volume, speed, fullscreen. */
 export function PlayerControls(props: PlayerControlsProps) {
-  const { media, duration, fullscreen, visible } = props;
+  const { media, duration, fullscreen, visible, actions } = props;
   // While the seek thumb is dragged, show where it is; seek once it is let go.
   const [scrub, setScrub] = useState<number | null>(null);
   const position = scrub ?? Math.min(media.currentTime, duration || media.currentTime);
@@ -154,7 +152,7 @@ export function PlayerControls(props: PlayerControlsProps) {
           onChange={setScrub}
           onChangeEnd={(value) => {
             setScrub(null);
-            props.onSeek(value);
+            actions.seekTo(value);
           }}
           label={formatClock}
           thumbLabel="Seek"
@@ -164,15 +162,15 @@ export function PlayerControls(props: PlayerControlsProps) {
           thumbSize={14}
         />
         {duration > 0 && props.markers && props.markers.length > 0 && (
-          <SeekMarkers markers={props.markers} span={span} onSeek={props.onSeek} />
+          <SeekMarkers markers={props.markers} span={span} onSeek={actions.seekTo} />
         )}
       </div>
       <Group justify="space-between" wrap="nowrap" gap="xs" mt={6}>
         <Group gap={4} wrap="nowrap">
-          <BarButton onClick={props.onTogglePlay} label={media.playing ? 'Pause' : 'Play'}>
+          <BarButton onClick={actions.togglePlay} label={media.playing ? 'Pause' : 'Play'}>
             {media.playing ? <IconPlayerPauseFilled size={22} /> : <IconPlayerPlayFilled size={22} />}
           </BarButton>
-          <BarButton onClick={props.onToggleMute} label={silent ? 'Unmute' : 'Mute'} pressed={silent}>
+          <BarButton onClick={actions.toggleMute} label={silent ? 'Unmute' : 'Mute'} pressed={silent}>
             {silent ? <IconVolumeOff size={22} /> : <IconVolume size={22} />}
           </BarButton>
           <Slider
@@ -183,7 +181,7 @@ export function PlayerControls(props: PlayerControlsProps) {
             max={1}
             step={0.05}
             value={media.muted ? 0 : media.volume}
-            onChange={props.onVolume}
+            onChange={actions.setVolume}
             label={(value) => `${Math.round(value * 100)}%`}
             thumbLabel="Volume"
             thumbValueText={(value) => `${Math.round(value * 100)}%`}
@@ -199,7 +197,7 @@ export function PlayerControls(props: PlayerControlsProps) {
           {props.captions && props.captions.tracks.length > 0 && <CaptionsMenu captions={props.captions} />}
           <UnstyledButton
             className={classes.speed}
-            onClick={props.onCycleSpeed}
+            onClick={actions.cycleSpeed}
             aria-label={`Playback speed ${media.rate}x. Change speed`}
           >
             {media.rate}x

@@ -157,11 +157,7 @@ export function VideoPlayer({
         duration={media.duration || durationHint}
         fullscreen={isFullscreen}
         visible={controls.visible}
-        onTogglePlay={actions.togglePlay}
-        onSeek={actions.seekTo}
-        onToggleMute={actions.toggleMute}
-        onVolume={actions.setVolume}
-        onCycleSpeed={actions.cycleSpeed}
+        actions={actions}
         onToggleFullscreen={fullscreen.toggle}
         onFocusChange={controls.setFocusInside}
         captions={captions}

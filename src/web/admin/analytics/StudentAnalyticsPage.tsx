@@ -2,30 +2,26 @@ import '@mantine/charts/styles.css';
 import { BarChart } from '@mantine/charts';
 import { Anchor, Badge, Group, Paper, Progress, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
-import { Link, useParams } from 'react-router';
+import { Link } from 'react-router';
 import type { StudentAnalytics, StudentCourseActivity } from '../../../contract/analytics';
 import { analyticsCsv, useStudentAnalytics } from '../../api/analytics';
 import { Empty } from '../ui/Empty';
 import { formatDateTime, formatDMY } from '../ui/format';
 import { PageHeader } from '../ui/PageHeader';
-import { AnalyticsLoaded } from './AnalyticsLoaded';
+import { analyticsPage } from './analytics-page';
 import { ChartFigure, ChartPanel } from './ChartPanel';
-import { ChartTable } from './ChartTable';
+import { ChartTable, FiguresTable } from './ChartTable';
 import { DownloadCsv } from './DownloadCsv';
 import { ago, percent, watchTime } from './format';
 import { StatCard } from './StatCard';
 import { AnalyticsLink } from './AnalyticsLink';
 
 /** /adminanalytics/student/{id}: what one student watched, course by course and day by day. */
-export default function StudentAnalyticsPage() {
-  const { studentId = '' } = useParams();
-  const analytics = useStudentAnalytics(studentId);
-  return (
-    <AnalyticsLoaded query={analytics} loading="Loading student analytics" cards={4} chartHeight={240}>
-      {(a) => <StudentView analytics={a} />}
-    </AnalyticsLoaded>
-  );
-}
+export default analyticsPage('studentId', useStudentAnalytics, StudentView, {
+  loading: 'Loading student analytics',
+  cards: 4,
+  chartHeight: 240,
+});
 
 const shortDay = (day: string) => `${day.slice(8, 10)}/${day.slice(5, 7)}`;
 
@@ -84,22 +80,14 @@ function StudentView({ analytics: a }: { analytics: StudentAnalytics }) {
           {watchTime(week)} in the last 7 days, {watchTime(month)} in the last 30.
         </Text>
         <ChartTable label="Days as a table">
-          <Table striped verticalSpacing={4} fz="sm">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Day</Table.Th>
-                <Table.Th ta="right">Watch time</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {[...a.days].reverse().map((d) => (
-                <Table.Tr key={d.day}>
-                  <Table.Td>{formatDMY(d.day)}</Table.Td>
-                  <Table.Td ta="right">{watchTime(d.seconds)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+          <FiguresTable
+            rows={[...a.days].reverse()}
+            rowKey={(d) => d.day}
+            columns={[
+              { head: 'Day', cell: (d) => formatDMY(d.day) },
+              { head: 'Watch time', cell: (d) => watchTime(d.seconds), right: true },
+            ]}
+          />
         </ChartTable>
       </ChartPanel>
       {a.courses.length === 0 ? (

@@ -1,29 +1,24 @@
 import '@mantine/charts/styles.css';
 import { CompositeChart } from '@mantine/charts';
-import { SimpleGrid, Stack, Table, Text } from '@mantine/core';
-import { useParams } from 'react-router';
+import { SimpleGrid, Stack, Text } from '@mantine/core';
 import type { VideoAnalytics } from '../../../contract/analytics';
 import { analyticsCsv, useVideoAnalytics } from '../../api/analytics';
 import { Empty } from '../ui/Empty';
 import { PageHeader } from '../ui/PageHeader';
-import { AnalyticsLoaded } from './AnalyticsLoaded';
+import { analyticsPage } from './analytics-page';
 import { ChartFigure, ChartPanel } from './ChartPanel';
-import { ChartTable } from './ChartTable';
+import { ChartTable, FiguresTable } from './ChartTable';
 import { DownloadCsv } from './DownloadCsv';
 import { at, percent } from './format';
 import { StatCard } from './StatCard';
 import { AnalyticsLink } from './AnalyticsLink';
 
 /** /adminanalytics/video/{id}: where a lecture loses people. */
-export default function VideoAnalyticsPage() {
-  const { videoId = '' } = useParams();
-  const analytics = useVideoAnalytics(videoId);
-  return (
-    <AnalyticsLoaded query={analytics} loading="Loading video analytics" cards={5} chartHeight={300}>
-      {(a) => <VideoView analytics={a} />}
-    </AnalyticsLoaded>
-  );
-}
+export default analyticsPage('videoId', useVideoAnalytics, VideoView, {
+  loading: 'Loading video analytics',
+  cards: 5,
+  chartHeight: 300,
+});
 
 function VideoView({ analytics: a }: { analytics: VideoAnalytics }) {
   const { video } = a;
@@ -140,28 +135,21 @@ function VideoView({ analytics: a }: { analytics: VideoAnalytics }) {
               : 'No questions were asked on this video yet.'}
           </Text>
           <ChartTable label="Retention as a table">
-            <Table striped stickyHeader verticalSpacing={4} fz="sm">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>From</Table.Th>
-                  <Table.Th ta="right">Viewers</Table.Th>
-                  <Table.Th ta="right">Share of students</Table.Th>
-                  <Table.Th ta="right">Plays</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {a.buckets.map((b) => (
-                  <Table.Tr key={b.start}>
-                    <Table.Td ff="monospace">{at(b.start)}</Table.Td>
-                    <Table.Td ta="right">{b.viewers}</Table.Td>
-                    <Table.Td ta="right">
-                      {a.studentsWithAccess ? percent(b.viewers / a.studentsWithAccess) : '—'}
-                    </Table.Td>
-                    <Table.Td ta="right">{b.plays}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+            <FiguresTable
+              stickyHeader
+              rows={a.buckets}
+              rowKey={(b) => b.start}
+              columns={[
+                { head: 'From', cell: (b) => at(b.start), mono: true },
+                { head: 'Viewers', cell: (b) => b.viewers, right: true },
+                {
+                  head: 'Share of students',
+                  cell: (b) => (a.studentsWithAccess ? percent(b.viewers / a.studentsWithAccess) : '—'),
+                  right: true,
+                },
+                { head: 'Plays', cell: (b) => b.plays, right: true },
+              ]}
+            />
           </ChartTable>
           <ChartTable label="Questions as a table">
             {lost.length === 0 ? (
@@ -169,22 +157,15 @@ function VideoView({ analytics: a }: { analytics: VideoAnalytics }) {
                 No questions were asked on this video yet.
               </Text>
             ) : (
-              <Table striped stickyHeader verticalSpacing={4} fz="sm">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Moment</Table.Th>
-                    <Table.Th ta="right">Questions asked</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {lost.map((q) => (
-                    <Table.Tr key={q.start}>
-                      <Table.Td ff="monospace">{span(q.start)}</Table.Td>
-                      <Table.Td ta="right">{q.questions}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
+              <FiguresTable
+                stickyHeader
+                rows={lost}
+                rowKey={(q) => q.start}
+                columns={[
+                  { head: 'Moment', cell: (q) => span(q.start), mono: true },
+                  { head: 'Questions asked', cell: (q) => q.questions, right: true },
+                ]}
+              />
             )}
           </ChartTable>
         </ChartPanel>
