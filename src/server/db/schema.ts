@@ -41,6 +41,15 @@ const updatedAt = () => at('updated_at').notNull().defaultNow();
 /** A required reference to a user, course or video: the row goes when the row it names goes. */
 const ownedBy = (name: string, target: () => AnyPgColumn) =>
   uuid(name).notNull().references(target, { onDelete: 'cascade' });
+/**
+ * The key of a table that links two rows (an instructor and a course, a student and a video): the
+ * pair is the primary key, whose index serves lookups by its first column only, so the second
+ * column gets an index of its own (`reverseIndex`) for lookups from the other side.
+ */
+const linkKey = (first: AnyPgColumn, second: AnyPgColumn, reverseIndex: string) => [
+  primaryKey({ columns: [first, second] }),
+  index(reverseIndex).on(second),
+];
 
 /** An instructor is staff scoped to the courses an admin assigns (instructor_courses). */
 export type Role = 'admin' | 'student' | 'instructor';
@@ -212,10 +221,7 @@ export const instructorCourses = pgTable(
     courseId: ownedBy('course_id', () => courses.id),
     createdAt: createdAt(),
   },
-  (t) => [
-    primaryKey({ columns: [t.userId, t.courseId] }),
-    index('instructor_courses_course_idx').on(t.courseId),
-  ],
+  (t) => linkKey(t.userId, t.courseId, 'instructor_courses_course_idx'),
 );
 
 /** Course access of one student: active while not revoked and not past its expiry. */
@@ -302,10 +308,7 @@ export const videoAccess = pgTable(
     grantedAt: createdAt(),
     grantedBy: uuid('granted_by').references(() => users.id, { onDelete: 'set null' }),
   },
-  (t) => [
-    primaryKey({ columns: [t.videoId, t.studentId] }),
-    index('video_access_student_idx').on(t.studentId),
-  ],
+  (t) => linkKey(t.videoId, t.studentId, 'video_access_student_idx'),
 );
 
 /** Caption files of a video, one per language, stored as WebVTT (docs/CAPTIONS.md). */
@@ -396,7 +399,7 @@ export const videoProgress = pgTable(
     completedAt: at('completed_at'),
     updatedAt: updatedAt(),
   },
-  (t) => [primaryKey({ columns: [t.studentId, t.videoId] }), index('video_progress_video_idx').on(t.videoId)],
+  (t) => linkKey(t.studentId, t.videoId, 'video_progress_video_idx'),
 );
 
 /** Per video and 5-second bucket: students who watched any second of it, and milliseconds played (rewatching counts). */
@@ -442,10 +445,7 @@ export const courseWatchStats = pgTable(
     playedSeconds: doublePrecision('played_seconds').notNull().default(0),
     lastActivityAt: at('last_activity_at'),
   },
-  (t) => [
-    primaryKey({ columns: [t.courseId, t.studentId] }),
-    index('course_watch_stats_student_idx').on(t.studentId),
-  ],
+  (t) => linkKey(t.courseId, t.studentId, 'course_watch_stats_student_idx'),
 );
 
 /** A chunked upload in progress. `offset` counts bytes known durable on disk. */
