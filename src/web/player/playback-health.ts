@@ -1,4 +1,5 @@
 import { HEALTH_REPORT_INTERVAL_MS, type PlaybackHealthReport } from '../../contract/playback-health';
+import { listen } from '../ui/listen';
 
 /**
  * Watches a <video> for how playback goes, for the health reports that ride on progress saves
@@ -30,43 +31,39 @@ export class PlaybackHealth {
   watch(video: HTMLVideoElement): () => void {
     this.detach?.();
     const listening = new AbortController();
-    const on = { signal: listening.signal };
-    video.addEventListener(
-      'play',
-      () => {
-        this.playAskedAt ??= this.now();
-      },
-      on,
-    );
-    video.addEventListener(
-      'playing',
-      () => {
-        const t = this.now();
-        if (this.startupMs === undefined && this.playAskedAt !== null) this.startupMs = t - this.playAskedAt;
-        this.endStall(t);
-        this.playingSince ??= t;
-      },
-      on,
-    );
-    video.addEventListener(
-      'waiting',
-      () => {
-        const t = this.now();
-        this.pausePlayed(t);
-        // Before the first frame it is startup; during a seek it is the seek.
-        if (this.startupMs === undefined || video.seeking || this.stallSince !== null) return;
-        this.stalls++;
-        this.stallSince = t;
-      },
-      on,
-    );
     const halt = () => {
       const t = this.now();
       this.endStall(t);
       this.pausePlayed(t);
     };
-    for (const name of ['pause', 'ended', 'seeking', 'emptied'] as const)
-      video.addEventListener(name, halt, on);
+    listen(
+      video,
+      {
+        play: () => {
+          this.playAskedAt ??= this.now();
+        },
+        playing: () => {
+          const t = this.now();
+          if (this.startupMs === undefined && this.playAskedAt !== null)
+            this.startupMs = t - this.playAskedAt;
+          this.endStall(t);
+          this.playingSince ??= t;
+        },
+        waiting: () => {
+          const t = this.now();
+          this.pausePlayed(t);
+          // Before the first frame it is startup; during a seek it is the seek.
+          if (this.startupMs === undefined || video.seeking || this.stallSince !== null) return;
+          this.stalls++;
+          this.stallSince = t;
+        },
+        pause: halt,
+        ended: halt,
+        seeking: halt,
+        emptied: halt,
+      },
+      listening.signal,
+    );
     this.detach = () => listening.abort();
     return this.detach;
   }
