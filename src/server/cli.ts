@@ -28,7 +28,7 @@ import { migrateMedia } from './media/migrate';
 import { queueMarking, videosToMark } from './media/packaging/mark-video';
 import { rekeyVideo, videosToRekey } from './media/packaging/rekey';
 import { createLogger, openRuntime } from './runtime';
-import { indexFromCli } from './search/cli-command';
+import { describeIndexing, indexFromCli } from './search/cli-command';
 import { unlockAccount } from './accounts/account-budget';
 import { createS3Client } from './media/store/s3-client';
 import { setBucketCors } from './media/store/bucket-cors';
@@ -381,14 +381,7 @@ async function run(argv: string[]): Promise<number> {
           console.error(`No packaged video ${values.video}.`);
           return 1;
         }
-        const plural = (n: number, what = 'video') => `${n} ${what}${n === 1 ? '' : 's'}`;
-        console.log(
-          `${plural(report.videos)}: caption cues of ${plural(report.tracks, 'track')} indexed; queued ${plural(report.queued)}` +
-            (report.videos > report.queued
-              ? ` (${report.videos - report.queued} already queued or done)`
-              : '') +
-            '. The worker reads screen text (and speech with SPEECH_COMMAND) one video at a time.',
-        );
+        console.log(describeIndexing(report));
         return 0;
       }
       case 'backup': {
