@@ -90,7 +90,15 @@ export const SERVER_LAYERS = [
     others: 'files',
     parts: [
       {
-        path: ['app.ts', 'main.ts', 'cli.ts', 'runtime.ts', 'demo-seed.ts', 'first-screen.ts'],
+        path: [
+          'app.ts',
+          'main.ts',
+          'cli.ts',
+          'cli-commands.ts',
+          'runtime.ts',
+          'demo-seed.ts',
+          'first-screen.ts',
+        ],
         what: 'builds the app and the context, starts the process, the command line, demo content',
       },
       {

@@ -4,6 +4,13 @@ import { videos } from '../db/schema';
 import { indexAllCaptions } from './index-store';
 import { queueIndexing } from './index-job';
 
+/** What search:index did: videos found, caption tracks indexed, videos queued for the worker. */
+export interface IndexingReport {
+  videos: number;
+  tracks: number;
+  queued: number;
+}
+
 /**
  * `npm run cli -- search:index [--video ID]`: caption cues indexed at once; screen text and speech
  * queued as `search.index` jobs. With `--video`, that video starts over (force); without, every
@@ -13,7 +20,7 @@ import { queueIndexing } from './index-job';
 export async function indexFromCli(
   ctx: AppContext,
   videoId: string | undefined,
-): Promise<{ videos: number; tracks: number; queued: number } | undefined> {
+): Promise<IndexingReport | undefined> {
   const list = await ctx.db
     .select({ id: videos.id })
     .from(videos)
@@ -27,4 +34,14 @@ export async function indexFromCli(
     if (await queueIndexing(ctx, id, videoId !== undefined)) queued++;
   }
   return { videos: list.length, tracks, queued };
+}
+
+/** search:index's report: what it indexed at once, what it queued and what the worker does next. */
+export function describeIndexing(report: IndexingReport): string {
+  const plural = (n: number, what = 'video') => `${n} ${what}${n === 1 ? '' : 's'}`;
+  return (
+    `${plural(report.videos)}: caption cues of ${plural(report.tracks, 'track')} indexed; queued ${plural(report.queued)}` +
+    (report.videos > report.queued ? ` (${report.videos - report.queued} already queued or done)` : '') +
+    '. The worker reads screen text (and speech with SPEECH_COMMAND) one video at a time.'
+  );
 }
