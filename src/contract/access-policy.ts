@@ -4,6 +4,7 @@
  * the student chunks can carry it.
  */
 import { schoolDay } from './school-time';
+import { plural } from './plural';
 
 export type AccessState = 'active' | 'expires-today' | 'expired' | 'revoked' | 'not-enrolled';
 
@@ -80,5 +81,5 @@ export function statusLabel(verdict: AccessVerdict): 'Active' | 'Revoked' {
 export function expiryLabel(verdict: AccessVerdict): string {
   if (verdict.state === 'expired' || verdict.daysLeft === null || verdict.daysLeft < 0) return 'expired';
   if (verdict.daysLeft === 0) return 'today';
-  return `in ${verdict.daysLeft} day${verdict.daysLeft === 1 ? '' : 's'}`;
+  return `in ${plural(verdict.daysLeft, 'day')}`;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plural } from './plural';
 
 /** Texts of the backups screen and its routes (docs: README "Backups"). */
 export const backupMessages = {
@@ -15,11 +16,11 @@ export const backupMessages = {
 
 /** What a backup taken without BACKUP_PASSPHRASE means for a restore, with its count of videos (CLI). */
 export const videosNeedRekey = (videos: number) =>
-  `${videos} video${videos === 1 ? '' : 's'} restored from this backup will need \`npm run cli -- media:rekey\` before ${videos === 1 ? 'it plays' : 'they play'}: without BACKUP_PASSPHRASE it holds no video key, forensic secret or signing key.`;
+  `${plural(videos, 'video')} restored from this backup will need \`npm run cli -- media:rekey\` before ${videos === 1 ? 'it plays' : 'they play'}: without BACKUP_PASSPHRASE it holds no video key, forensic secret or signing key.`;
 
 /** Restored or found video keys that do not open with this install's signing key (restore, doctor). */
 export const videoKeysUnreadable = (videos: number) =>
-  `The keys of ${videos} video${videos === 1 ? '' : 's'} do not open with this signing key: the database was written under another SIGNING_KEY. Set SIGNING_KEY (or DATA_DIR/signing.key) back to that key, or give it once to \`npm run cli -- media:rewrap-keys --old-signing-key KEY\`, which wraps them under this one. Until then ${videos === 1 ? 'it answers' : 'they answer'} 503 and cannot play (\`media:rekey\` cannot help: it needs the keys).`;
+  `The keys of ${plural(videos, 'video')} do not open with this signing key: the database was written under another SIGNING_KEY. Set SIGNING_KEY (or DATA_DIR/signing.key) back to that key, or give it once to \`npm run cli -- media:rewrap-keys --old-signing-key KEY\`, which wraps them under this one. Until then ${videos === 1 ? 'it answers' : 'they answer'} 503 and cannot play (\`media:rekey\` cannot help: it needs the keys).`;
 
 export const BACKUP_TRIGGERS = ['schedule', 'manual', 'cli'] as const;
 export const BACKUP_RUN_STATUSES = ['queued', 'running', 'complete', 'failed'] as const;

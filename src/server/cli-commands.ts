@@ -42,6 +42,7 @@ import { runBackup } from './backup';
 import { backupCommand, printBackupSummary, progressPrinter } from './backup/cli-commands';
 import { existingSigningKey } from './signing-key';
 import { rewrapStoredSecrets, wrapStoredSecrets } from './videos/video-secrets';
+import { plural } from '../contract/plural';
 
 /** Every option a command may take; each command reads its own. */
 export const CLI_OPTIONS = {
@@ -92,8 +93,6 @@ const courseList = (text: string) =>
     .split(',')
     .map((id) => id.trim())
     .filter(Boolean);
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** Mails generated initial passwords; returns the addresses that could not be reached. */
 async function mailInitialPasswords(ctx: AppContext, created: CreatedUser[]): Promise<string[]> {
@@ -226,7 +225,7 @@ export const COMMANDS: readonly Command[] = [
         'utf8',
       );
       const created = await commitStudentImport(ctx.db, csv);
-      console.log(`Imported ${created.length} student${created.length === 1 ? '' : 's'}.`);
+      console.log(`Imported ${plural(created.length, 'student')}.`);
       const failed = await mailInitialPasswords(ctx, created);
       if (failed.length) console.log(`Could not mail initial passwords to: ${failed.join(', ')}`);
       return failed.length ? 1 : 0;
@@ -275,7 +274,7 @@ export const COMMANDS: readonly Command[] = [
       console.log(`Moving media to the ${to} store…`);
       const report = await migrateMedia(ctx, to, (line) => console.log(line));
       console.log(
-        `Moved ${report.moved} video${report.moved === 1 ? '' : 's'} (${report.objects} objects, ${(report.bytes / 1e6).toFixed(1)} MB copied and verified), ${report.thumbnails} thumbnails copied.`,
+        `Moved ${plural(report.moved, 'video')} (${report.objects} objects, ${(report.bytes / 1e6).toFixed(1)} MB copied and verified), ${report.thumbnails} thumbnails copied.`,
       );
       if (report.waiting.length)
         console.log(
@@ -290,7 +289,7 @@ export const COMMANDS: readonly Command[] = [
     needs: 'runtime',
     async run({ ctx }) {
       const ids = await videosToRekey(ctx);
-      console.log(`${ids.length} video${ids.length === 1 ? '' : 's'} to re-key.`);
+      console.log(`${plural(ids.length, 'video')} to re-key.`);
       for (const id of ids) if (await rekeyVideo(ctx, id)) console.log(`re-keyed ${id}`);
       console.log('Done.');
       return 0;
@@ -332,9 +331,8 @@ export const COMMANDS: readonly Command[] = [
       if (!videoOptionValid(values.video)) return 2;
       const unmarked = await videosToMark(ctx, values.video);
       const queued = await queueMarking(ctx, unmarked);
-      const plural = (n: number) => `${n} video${n === 1 ? '' : 's'}`;
       console.log(
-        `${plural(unmarked.length)} not fully marked; queued ${plural(queued.length)}` +
+        `${plural(unmarked.length, 'video')} not fully marked; queued ${plural(queued.length, 'video')}` +
           (unmarked.length > queued.length ? ` (${unmarked.length - queued.length} already queued)` : '') +
           '. The worker marks one at a time at the lowest CPU priority; they play throughout.',
       );

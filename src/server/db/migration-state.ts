@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { plural } from '../../contract/plural';
 
 /** Migrations sit beside this module in the source tree and beside the bundle in dist/server. */
 export function migrationsFolder(): string {
@@ -61,7 +62,7 @@ export class SchemaTooNewError extends Error {
   constructor(unknown: number, known: KnownMigration[]) {
     const last = known[known.length - 1]?.tag ?? 'none';
     super(
-      `The database schema is newer than this version of Lectern (${unknown} migration${unknown === 1 ? '' : 's'} after ${last} that this code does not have): deploy the newer version on this node`,
+      `The database schema is newer than this version of Lectern (${plural(unknown, 'migration')} after ${last} that this code does not have): deploy the newer version on this node`,
     );
     this.name = 'SchemaTooNewError';
   }

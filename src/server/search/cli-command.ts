@@ -3,6 +3,7 @@ import type { AppContext } from '../context';
 import { videos } from '../db/schema';
 import { indexAllCaptions } from './index-store';
 import { queueIndexing } from './index-job';
+import { plural } from '../../contract/plural';
 
 /** What search:index did: videos found, caption tracks indexed, videos queued for the worker. */
 export interface IndexingReport {
@@ -38,9 +39,8 @@ export async function indexFromCli(
 
 /** search:index's report: what it indexed at once, what it queued and what the worker does next. */
 export function describeIndexing(report: IndexingReport): string {
-  const plural = (n: number, what = 'video') => `${n} ${what}${n === 1 ? '' : 's'}`;
   return (
-    `${plural(report.videos)}: caption cues of ${plural(report.tracks, 'track')} indexed; queued ${plural(report.queued)}` +
+    `${plural(report.videos, 'video')}: caption cues of ${plural(report.tracks, 'track')} indexed; queued ${plural(report.queued, 'video')}` +
     (report.videos > report.queued ? ` (${report.videos - report.queued} already queued or done)` : '') +
     '. The worker reads screen text (and speech with SPEECH_COMMAND) one video at a time.'
   );

@@ -12,8 +12,7 @@ import {
   importStudents,
   resendInitialPassword,
 } from './student-service';
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+import { plural } from '../../contract/plural';
 
 /** Student management beyond the spec (base /api/admin/students). */
 export const studentAdminRoutes: FastifyPluginAsync<AccountRouteOptions> = async (

@@ -2,6 +2,7 @@ import { Group, Paper, Table, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { DataTable } from '../ui/DataTable';
 import classes from '../ui/tables.module.css';
+import { plural } from '../../../contract/plural';
 
 /** One group of /editcourse: its title, how many students it holds, an action, then its table. */
 export function AccessGroupFrame({
@@ -62,4 +63,4 @@ export function matchesFilter(student: Who, q: string) {
   return [student.rollno, student.name, student.email].some((v) => v.toLowerCase().includes(q));
 }
 
-export const studentCount = (n: number) => `${n} student${n === 1 ? '' : 's'}`;
+export const studentCount = (n: number) => plural(n, 'student');

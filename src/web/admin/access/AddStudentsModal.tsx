@@ -6,11 +6,12 @@ import { adminToasts, validation } from '../../../contract/messages';
 import { studentApi } from '../../api/admin-students';
 
 import { StudentPicker } from '../students/StudentPicker';
-import { enrolMessage, plural } from '../ui/format';
+import { enrolMessage } from '../ui/format';
 import { FormActions } from '../ui/FormActions';
 import { DaysInput } from '../ui/DaysInput';
 import { useAdminMutation } from '../ui/use-admin-mutation';
 import { useFieldErrors } from '../ui/use-field-errors';
+import { plural } from '../../../contract/plural';
 
 export interface EnrolTarget {
   courseId: string;

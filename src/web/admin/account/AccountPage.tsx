@@ -9,7 +9,7 @@ import { describeDevice } from './device';
 import { ConfirmModal } from '../ui/ConfirmModal';
 import { DataTable } from '../ui/DataTable';
 import { Empty } from '../ui/Empty';
-import { formatDateTime, plural } from '../ui/format';
+import { formatDateTime } from '../ui/format';
 import { Loaded } from '../ui/Loaded';
 import { LoadedList } from '../ui/LoadedList';
 import { PageHeader } from '../ui/PageHeader';
@@ -17,6 +17,7 @@ import { Section } from '../ui/Section';
 import { ServerReason } from '../ui/ServerReason';
 import { SubmitRow } from '../ui/SubmitRow';
 import { useAdminMutation } from '../ui/use-admin-mutation';
+import { plural } from '../../../contract/plural';
 
 /**
  * /adminaccount: the signed-in admin's own password, sessions, recovery codes and passkeys. Changing the

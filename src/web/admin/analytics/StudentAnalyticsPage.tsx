@@ -15,6 +15,7 @@ import { DownloadCsv } from './DownloadCsv';
 import { ago, percent, watchTime } from './format';
 import { StatCard } from './StatCard';
 import { AnalyticsLink } from './AnalyticsLink';
+import { plural } from '../../../contract/plural';
 
 /** /adminanalytics/student/{id}: what one student watched, course by course and day by day. */
 export default analyticsPage('studentId', useStudentAnalytics, StudentView, {
@@ -42,11 +43,7 @@ function StudentView({ analytics: a }: { analytics: StudentAnalytics }) {
       />
       <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm">
         <StatCard label="Last 7 days" value={watchTime(week)} hint="of video played" />
-        <StatCard
-          label="Last 30 days"
-          value={watchTime(month)}
-          hint={`on ${activeDays} day${activeDays === 1 ? '' : 's'}`}
-        />
+        <StatCard label="Last 30 days" value={watchTime(month)} hint={`on ${plural(activeDays, 'day')}`} />
         <StatCard
           label="Courses"
           value={a.courses.length}

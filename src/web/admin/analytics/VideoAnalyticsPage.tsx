@@ -12,6 +12,7 @@ import { DownloadCsv } from './DownloadCsv';
 import { at, percent } from './format';
 import { StatCard } from './StatCard';
 import { AnalyticsLink } from './AnalyticsLink';
+import { plural } from '../../../contract/plural';
 
 /** /adminanalytics/video/{id}: where a lecture loses people. */
 export default analyticsPage('videoId', useVideoAnalytics, VideoView, {
@@ -78,7 +79,7 @@ function VideoView({ analytics: a }: { analytics: VideoAnalytics }) {
           value={drop ? at(drop.start) : '—'}
           hint={
             drop
-              ? `${drop.lost} viewer${drop.lost === 1 ? '' : 's'} stop here`
+              ? `${plural(drop.lost, 'viewer')} stop here`
               : a.viewers
                 ? 'nobody stopped early'
                 : 'no viewers yet'

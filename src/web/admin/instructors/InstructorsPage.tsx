@@ -21,13 +21,14 @@ import { ConfirmRemoveModal } from '../ui/ConfirmModal';
 import { DataTable } from '../ui/DataTable';
 import { Empty } from '../ui/Empty';
 import { FormActions } from '../ui/FormActions';
-import { formatDateTime, plural } from '../ui/format';
+import { formatDateTime } from '../ui/format';
 import { LoadedList } from '../ui/LoadedList';
 import { PageHeader } from '../ui/PageHeader';
 import { Section } from '../ui/Section';
 import { ServerReason } from '../ui/ServerReason';
 import { SubmitRow } from '../ui/SubmitRow';
 import { useAdminMutation } from '../ui/use-admin-mutation';
+import { plural } from '../../../contract/plural';
 
 /**
  * /admininstructors: staff who teach some courses only. They sign in at /adminlogin with the same

@@ -20,6 +20,7 @@ import { ImportStudentsModal } from './ImportStudentsModal';
 import { ResendPasswordModal } from './ResendPasswordModal';
 import { StudentsTable } from './StudentsTable';
 import { useStudentSelection } from './use-student-selection';
+import { plural } from '../../../contract/plural';
 
 const LIST_FAILED = 'Failed to load students.';
 
@@ -115,7 +116,7 @@ export default function StudentsPage() {
         </Group>
         <Group justify="space-between" gap="xs" mih={36}>
           <Text size="sm" c="dimmed">
-            {list.data ? `${total} student${total === 1 ? '' : 's'}` : ''}
+            {list.data ? plural(total, 'student') : ''}
             {selected.size > 0 && ` · ${selected.size} selected`}
           </Text>
           {selected.size > 0 && (

@@ -1,3 +1,5 @@
+import { plural } from '../../../contract/plural';
+
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const two = (n: number) => String(n).padStart(2, '0');
 
@@ -37,11 +39,6 @@ export function toDay(value: string | Date | null | undefined): string {
 /** A course as the dropdowns show it: 'name - Batch n' (SPEC.md section 2). */
 export function courseLabel(course: { name: string; batch: number }): string {
   return `${course.name} - Batch ${course.batch}`;
-}
-
-/** "1 student", "2 students". */
-export function plural(n: number, word: string) {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** What an enrol call did, after the server's message: "… 2 students enrolled, 1 extended." */
