@@ -79,7 +79,7 @@ export function VideoPlayer({
 
   const media = useMediaState(videoRef);
   const recovery = useRecovery(onPlaybackError);
-  const engine = useStream(videoRef, { src, startAt, autoPlay }, recovery);
+  const engine = useStream(videoRef, { src, startAt, durationHint, autoPlay }, recovery);
   const controls = useControlsVisibility(media.playing);
   useFrameCanvas(
     { videoRef, canvasRef, rootRef },

@@ -25,8 +25,23 @@ export function mseSupported(): boolean {
 }
 
 export interface AttachOptions {
-  /** A fatal playback error hls.js could not recover from. */
+  /**
+   * A playback error the engine cannot recover from. Under hls.js the <video>'s own error event is
+   * not one: hls.js rebuilds the MediaSource (mediaSourceRequiresReset) and says when it gives up.
+   */
   onFatal(message: string): void;
+  /** Where playback starts, in seconds (a resume position, a search hit); 0 or absent: the beginning. */
+  startAt?: number;
+  /** The stream's length as the server knows it, before the playlist says (0: unknown). */
+  durationHint?: number;
+}
+
+/**
+ * Where a stream of `duration` seconds (0 or NaN: not known yet) starts for `startAt`: there, unless
+ * within its last second, where playback would only end.
+ */
+export function startPosition(startAt: number, duration: number): number {
+  return startAt > 0 && !(duration > 0 && startAt >= duration - 1) ? startAt : 0;
 }
 
 /**
@@ -43,10 +58,23 @@ export async function attachStream(
   options: AttachOptions,
 ): Promise<AttachedStream> {
   if (!mseSupported() && nativeHlsSupported(video)) {
+    // Native HLS has no recovery of its own: a media error ends playback.
+    const onError = () => {
+      if (video.error) options.onFatal(`media-error-${video.error.code}`);
+    };
+    // The browser's own HLS starts at the beginning: seek once the length is known.
+    const onLoaded = () => {
+      const at = startPosition(options.startAt ?? 0, video.duration);
+      if (at > 0) video.currentTime = at;
+    };
+    video.addEventListener('error', onError);
+    video.addEventListener('loadedmetadata', onLoaded, { once: true });
     video.src = url;
     return {
       kind: 'native',
       destroy() {
+        video.removeEventListener('error', onError);
+        video.removeEventListener('loadedmetadata', onLoaded);
         video.removeAttribute('src');
         video.load();
       },
@@ -57,6 +85,10 @@ export async function attachStream(
     throw new Error('This browser cannot play the course videos. Please use a current browser.');
   // At most 30 s buffered ahead: a revoke stops playback within KEY_ROTATION_SECONDS + 30 s of media.
   const hls = new Hls({
+    // hls.js loads the segment at the start first and seeks once it is buffered. A seek of the
+    // <video> at loadedmetadata, before any media, is what WebKitGTK lost (stuck-seek.ts) and,
+    // under load, deadlocked on in GStreamer.
+    startPosition: startPosition(options.startAt ?? 0, options.durationHint ?? 0) || -1,
     backBufferLength: 30,
     maxBufferLength: 30,
     maxMaxBufferLength: 30,

@@ -11,6 +11,8 @@ export interface StreamOptions {
    * stream's length is known, unless it is within the last second.
    */
   startAt?: number;
+  /** The stream's length as the server knows it (0: unknown): a start in its last second is dropped. */
+  durationHint?: number;
   autoPlay?: boolean;
 }
 
@@ -21,7 +23,7 @@ export interface StreamOptions {
  */
 export function useStream(
   videoRef: RefObject<HTMLVideoElement | null>,
-  { src, startAt = 0, autoPlay = false }: StreamOptions,
+  { src, startAt = 0, durationHint = 0, autoPlay = false }: StreamOptions,
   recovery: Recovery,
 ): EngineKind | null {
   const [engine, setEngine] = useState<EngineKind | null>(null);
@@ -37,6 +39,8 @@ export function useStream(
       try {
         const attached = await attachStream(video, src, {
           onFatal: (details) => void fail(details, src, current),
+          startAt,
+          durationHint,
         });
         if (cancelled) return attached.destroy();
         detach = attached.destroy;
@@ -53,26 +57,15 @@ export function useStream(
         unsupported((err as Error).message);
       }
     };
-    const onLoaded = () => {
-      if (startAt > 0 && startAt < video.duration - 1) video.currentTime = startAt;
-    };
-    const onError = () => {
-      if (cancelled || !video.error) return;
-      void fail(`media-error-${video.error.code}`, src, current);
-    };
-    video.addEventListener('loadedmetadata', onLoaded, { once: true });
-    video.addEventListener('error', onError);
     const unlog = logMediaEvents(video);
     clear();
     void start();
     return () => {
       cancelled = true;
       unlog();
-      video.removeEventListener('loadedmetadata', onLoaded);
-      video.removeEventListener('error', onError);
       detach?.();
     };
-    // startAt and autoPlay only matter when a stream is attached; the recovery callbacks are stable.
+    // startAt, durationHint and autoPlay only matter when a stream is attached; the recovery callbacks are stable.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [src, attempt]);
 
