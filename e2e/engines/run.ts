@@ -16,6 +16,7 @@ import { createTestBucket } from '../../test/support/stores';
 import { makeUploadClip } from '../admin-setup';
 import { makeLectureClip } from '../student-setup';
 import { saveDiagnostics } from './diagnose';
+import { journaled, type Journal } from './journal';
 import type { EngineDriver } from './driver';
 import { launchFirefox } from './firefox';
 import { journeys, playJourney, type Journey, type JourneyWorld } from './journeys';
@@ -224,6 +225,8 @@ async function setUp(url: string, outbox: Outbox) {
   };
 }
 
+const indent = (lines: string[]) => lines.map((line) => `      ${line}`).join('\n');
+
 async function main(): Promise<number> {
   if (!ENGINES.length || !JOURNEYS.length)
     throw new Error(`ENGINES=${process.env.ENGINES} JOURNEYS=${process.env.JOURNEYS} leave nothing to run`);
@@ -239,14 +242,15 @@ async function main(): Promise<number> {
       const school = await setUp(site.url, outbox);
       for (const [engine, launch] of ENGINES) {
         const started = Date.now();
-        let driver: EngineDriver;
+        let journal: Journal;
         try {
-          driver = await launch();
+          journal = journaled(await launch());
         } catch (error) {
           failed += modeJourneys.length;
           console.log(`✗ ${engine}: the browser did not start: ${(error as Error).message}`);
           continue;
         }
+        let driver = journal.driver;
         try {
           const world: JourneyWorld = {
             url: site.url,
@@ -281,10 +285,12 @@ async function main(): Promise<number> {
                 )
                   throw error;
                 console.log(
-                  `  ${engine} (${mode}): the browser went away (${(error as Error).message}); once more in a new one`,
+                  `  ${engine} (${mode}): the browser went away (${(error as Error).message}); once more in a new one\n` +
+                    `    its last commands:\n${indent(journal.last())}`,
                 );
                 await driver.close().catch(() => {});
-                driver = await launch();
+                journal = journaled(await launch());
+                driver = journal.driver;
                 world.student = school.students[`${engine}-spare`]!;
                 world.classmate = school.students[engine]!;
                 await journey.run(driver, world);
@@ -302,7 +308,8 @@ async function main(): Promise<number> {
                 `test-results/engine-${engine}-${mode}-${word}-failure.json`,
               ).catch((e: unknown) => `(no page diagnostics: ${(e as Error).message})`);
               console.log(
-                `✗ ${engine} (${mode}): ${journey.name}\n    ${(error as Error).message}\n    ${diagnostics}`,
+                `✗ ${engine} (${mode}): ${journey.name}\n    ${(error as Error).message}\n    ${diagnostics}\n` +
+                  `    the last commands:\n${indent(journal.last())}`,
               );
               await driver.screenshot(`screenshots/engine-${engine}-${mode}-failure.png`).catch(() => {});
             }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync } from 'node:fs';
 import { remote } from 'webdriverio';
 import { freePort } from '../../test/support/processes';
 import { pageScript, type EngineDriver } from './driver';
@@ -29,14 +29,18 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => 
  */
 export async function launchWebKit(): Promise<EngineDriver> {
   const port = await freePort();
+  // What the driver, MiniBrowser and its web process print (GStreamer, crashes), for a failure.
+  mkdirSync('test-results', { recursive: true });
+  const log = openSync(`test-results/webkit-driver-${port}.log`, 'w');
   const driver = spawn(
     'xvfb-run',
     ['-a', '-s', '-screen 0 1600x1000x24', 'WebKitWebDriver', `--port=${port}`],
     {
-      stdio: 'ignore',
+      stdio: ['ignore', log, log],
       detached: true,
     },
   );
+  closeSync(log); // the driver has its own copy
   const stopDriver = () => {
     running.delete(stopDriver);
     try {
