@@ -5,7 +5,7 @@ import { CODE_ALPHABET } from '../../src/contract/playback';
 import { CONTROLS_HEIGHT } from '../../src/web/player/frame-overlays';
 import type { EngineDriver } from './driver';
 import type { Outbox } from '../../test/support/outbox';
-import { atUrl, clickOn, fillIn, pageText, seeText, until } from './page-helpers';
+import { atUrl, clickOn, clickUntil, fillIn, pageText, seeText, until } from './page-helpers';
 
 export interface JourneyWorld {
   url: string;
@@ -395,23 +395,20 @@ export const playJourney: Journey = {
   },
 };
 
-/** Clicks a tab until it is the selected one (a click during a re-render may not take). */
-async function openTab(d: EngineDriver, name: string): Promise<void> {
-  const selected = () =>
-    d.evaluate(
-      (tab: string) =>
-        Array.from(document.querySelectorAll('[role="tab"][aria-selected="true"]')).some((el) =>
-          (el.textContent ?? '').trim().startsWith(tab),
-        ),
-      name,
-    );
-  for (let attempt = 1; ; attempt++) {
-    await clickOn(d, 'button', new RegExp(`^${name}`));
-    const ok = await until(`the ${name} tab is selected`, selected, 5_000).catch(() => false);
-    if (ok) return;
-    if (attempt >= 3) throw new Error(`the ${name} tab does not open`);
-  }
-}
+/** Clicks a tab until it is the selected one. */
+const openTab = (d: EngineDriver, name: string) =>
+  clickUntil(
+    `the ${name} tab is selected`,
+    () => clickOn(d, 'button', new RegExp(`^${name}`)),
+    () =>
+      d.evaluate(
+        (tab: string) =>
+          Array.from(document.querySelectorAll('[role="tab"][aria-selected="true"]')).some((el) =>
+            (el.textContent ?? '').trim().startsWith(tab),
+          ),
+        name,
+      ),
+  );
 
 /** The student's password after the first sign-in (studentJourney sets it). */
 const STUDENT_PASSWORD = 'Engine@2026';
@@ -525,13 +522,12 @@ export const learningJourney: Journey = {
         `Me too (${count})`,
       );
     await until('the question offers "me too"', () => meToo(0));
-    // WebKit was seen to lose a click on the list the tab had just opened: again, as a person would
-    // (me too counts once, then the button is disabled).
-    for (let attempt = 1; ; attempt++) {
-      await d.click('[data-journey="me-too"]');
-      if (await until('"me too" counted', () => meToo(1), 5_000).catch(() => false)) break;
-      if (attempt >= 3) throw new Error('"me too" is not counted after three clicks');
-    }
+    // Me too counts once, then the button is disabled.
+    await clickUntil(
+      '"me too" counted',
+      () => d.click('[data-journey="me-too"]'),
+      () => meToo(1),
+    );
 
     // The course's instructor signs in (second factor) and answers from the queue screen.
     const mailsBefore = w.outbox.mails.length;

@@ -103,3 +103,15 @@ export const fillIn = (d: EngineDriver, kind: Kind, name: RegExp, text: string) 
 
 export const clickOn = (d: EngineDriver, kind: Kind, name: RegExp) =>
   onFound(d, kind, name, (selector) => d.click(selector));
+
+/**
+ * Clicks until `took` holds, as a person clicks again when nothing happened (WebKit was seen to lose
+ * a click during a re-render): up to three clicks, 5 s each. Only for clicks that count once.
+ */
+export async function clickUntil(what: string, click: () => Promise<void>, took: () => Promise<boolean>) {
+  for (let attempt = 1; ; attempt++) {
+    await click();
+    if (await until(what, took, 5_000).catch(() => false)) return;
+    if (attempt >= 3) throw new Error(`${what}: not after three clicks`);
+  }
+}

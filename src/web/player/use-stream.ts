@@ -1,18 +1,12 @@
 import { useEffect, useState, type RefObject } from 'react';
-import { attachStream, type EngineKind } from './engine';
+import { attachStream, type AttachOptions, type EngineKind } from './engine';
 import { describeMedia, logMediaEvents, playerLog } from './player-log';
 import type { Recovery } from './use-recovery';
 
-export interface StreamOptions {
+/** Where to start (engine.ts's startPosition rule) is the engine's to apply. */
+export interface StreamOptions extends Pick<AttachOptions, 'startAt' | 'durationHint'> {
   /** The HLS master playlist. */
   src: string;
-  /**
-   * Where to start, in seconds (a resume position, or a start time from a link): applied once the
-   * stream's length is known, unless it is within the last second.
-   */
-  startAt?: number;
-  /** The stream's length as the server knows it (0: unknown): a start in its last second is dropped. */
-  durationHint?: number;
   autoPlay?: boolean;
 }
 
