@@ -1,7 +1,7 @@
-import { Paper, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
-import { IconSearch } from '@tabler/icons-react';
+import { Paper, Text, Title, UnstyledButton } from '@mantine/core';
 import { useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { cueAt } from '../../contract/cues';
+import { SearchInput } from '../ui/SearchInput';
 import type { Captions } from './captions';
 import { formatClock } from './format';
 import classes from './Transcript.module.css';
@@ -131,14 +131,7 @@ export function Transcript({
       <Title order={2} size="h5" id="transcript-title">
         Transcript{captions.transcriptLabel ? ` (${captions.transcriptLabel})` : ''}
       </Title>
-      <TextInput
-        mt="xs"
-        size="sm"
-        label="Search the transcript"
-        leftSection={<IconSearch size={14} aria-hidden="true" />}
-        value={search}
-        onChange={(event) => setSearch(event.currentTarget.value)}
-      />
+      <SearchInput mt="xs" label="Search the transcript" showLabel value={search} onChange={setSearch} />
       <Text size="xs" c="dimmed" mt={4} aria-live="polite">
         {query ? `${shown.length} of ${lines.length} lines match` : `${lines.length} lines`}
       </Text>

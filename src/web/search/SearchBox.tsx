@@ -1,22 +1,11 @@
-import {
-  Anchor,
-  Badge,
-  Group,
-  Loader,
-  Paper,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
-import { IconSearch } from '@tabler/icons-react';
+import { Anchor, Badge, Group, Loader, Paper, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { MAX_SEARCH_QUERY, searchMessages, type SearchHit } from '../../contract/search';
 import { call, messageOf } from '../api/client';
 import { formatClock } from '../player/format';
+import { SearchInput } from '../ui/SearchInput';
 import classes from './SearchBox.module.css';
 import { groupByVideo, hitLink, snippetPieces } from './snippet';
 
@@ -222,16 +211,12 @@ export function SearchBox(props: SearchBoxProps) {
   return (
     <Paper withBorder p="sm" radius="md" role="search">
       <Stack gap="xs">
-        <TextInput
-          aria-label={label}
+        <SearchInput
+          label={label}
           placeholder={admin || courseId ? 'Search what was said or on screen' : 'Search all my lectures'}
-          leftSection={<IconSearch size={16} aria-hidden />}
           value={text}
           maxLength={MAX_SEARCH_QUERY}
-          onChange={(event) => setText(event.currentTarget.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'Escape') setText('');
-          }}
+          onChange={setText}
         />
         <div aria-live="polite">{body}</div>
       </Stack>

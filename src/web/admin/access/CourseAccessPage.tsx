@@ -8,7 +8,7 @@ import { useStudents } from '../../api/admin-students';
 import { Empty } from '../ui/Empty';
 import { LoadedList } from '../ui/LoadedList';
 import { PageHeader } from '../ui/PageHeader';
-import { SearchInput } from '../ui/SearchInput';
+import { SearchInput } from '../../ui/SearchInput';
 import { useAdminMutation } from '../ui/use-admin-mutation';
 import { EnrolSelectedModal } from '../students/EnrolSelectedModal';
 import { AccessGroup, accessIds, groupTitle, type Pending } from './AccessGroup';

@@ -1,4 +1,4 @@
-import { Alert, Badge, Code, FileInput, List, Modal, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Code, List, Modal, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconFileSpreadsheet } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -11,6 +11,7 @@ import { toast } from '../../ui/toast';
 import { readFile } from '../ui/read-file';
 import { FormActions } from '../ui/FormActions';
 import { DataTable } from '../ui/DataTable';
+import { FilePicker } from '../ui/FilePicker';
 
 const PREVIEW_FAILED = 'Could not check the file.';
 const IMPORT_FAILED = 'Import failed; nothing was saved.';
@@ -118,16 +119,14 @@ function ImportForm({ onClose }: { onClose(): void }) {
         <Code>password</Code>. Every row is checked first; nothing is saved unless all rows are valid.
         Students without a password get a generated one by e-mail.
       </Text>
-      <FileInput
+      <FilePicker
+        icon={IconFileSpreadsheet}
         label="CSV file"
         placeholder="Choose a .csv file"
         accept=".csv,text/csv"
-        leftSection={<IconFileSpreadsheet size={16} aria-hidden="true" />}
         value={file}
         onChange={(picked) => void choose(picked)}
         error={fileError}
-        clearable
-        clearButtonProps={{ 'aria-label': 'Remove the chosen file' }}
       />
       {check.isPending && (
         <Text size="sm" c="dimmed">

@@ -11,7 +11,7 @@ import { Empty } from '../ui/Empty';
 import { courseLabel } from '../ui/format';
 import { LoadError } from '../ui/LoadError';
 import { PageHeader } from '../ui/PageHeader';
-import { SearchInput } from '../ui/SearchInput';
+import { SearchInput } from '../../ui/SearchInput';
 import { TableSkeleton } from '../ui/TableSkeleton';
 import { AddStudentModal } from './AddStudentModal';
 import { EnrolSelectedModal } from './EnrolSelectedModal';

@@ -1,4 +1,4 @@
-import { Alert, Button, FileInput, Group, Paper, Select, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, Select, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconFingerprint, IconInfoCircle, IconMovie } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import {
@@ -14,6 +14,7 @@ import { formatBytes } from '../ui/format';
 import { LoadError } from '../ui/LoadError';
 import { Meter } from '../ui/Meter';
 import { TraceRunState } from './TraceRunState';
+import { FilePicker } from '../ui/FilePicker';
 
 const percentOf = ({ sent, total }: UploadState) =>
   total > 0 ? Math.min(100, Math.round((sent / total) * 100)) : 0;
@@ -60,7 +61,8 @@ function TraceForm({
   return (
     <form noValidate onSubmit={submit}>
       <Stack gap="sm">
-        <FileInput
+        <FilePicker
+          icon={IconMovie}
           label="Leaked video file"
           description={`MP4, TS, MKV, MOV or WebM, up to ${MAX_TRACE_UPLOAD_BYTES / 1024 ** 3} GB; at least 1.7 minutes of a marked video.`}
           placeholder="Choose a file"
@@ -71,9 +73,6 @@ function TraceForm({
             setError(null);
           }}
           error={error}
-          clearable
-          clearButtonProps={{ 'aria-label': 'Clear the file' }}
-          leftSection={<IconMovie size={16} aria-hidden="true" />}
           disabled={busy}
         />
         <Select

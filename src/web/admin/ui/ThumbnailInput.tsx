@@ -1,9 +1,10 @@
-import { FileInput, Group, Image, Stack, Text } from '@mantine/core';
+import { Group, Image, Stack, Text } from '@mantine/core';
 import { IconPhoto } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { THUMBNAIL_MAX_BYTES, THUMBNAIL_TYPES } from '../../../contract/courses';
 import { adminMessages } from '../../../contract/messages';
 import { readFile } from './read-file';
+import { FilePicker } from './FilePicker';
 
 export const THUMBNAIL_HINT = 'JPG or PNG, 1280×720 (16:9) recommended';
 const WRONG_TYPE = 'Please choose a JPG or PNG image.';
@@ -71,14 +72,13 @@ export function ThumbnailInput({
   const preview = value ?? current ?? null;
   return (
     <Stack gap={6}>
-      <FileInput
+      <FilePicker
+        icon={IconPhoto}
+        what="image"
         label={label}
         description={THUMBNAIL_HINT}
         placeholder="Choose an image"
         accept="image/png,image/jpeg"
-        clearable
-        clearButtonProps={{ 'aria-label': 'Remove the chosen image' }}
-        leftSection={<IconPhoto size={16} aria-hidden="true" />}
         value={file}
         onChange={(picked) => void pick(picked)}
         error={problem ?? error}

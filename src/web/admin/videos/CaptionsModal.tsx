@@ -1,7 +1,7 @@
-import { Button, FileInput, Group, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Button, Group, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useForm } from '@mantine/form';
-import { IconDownload, IconSend, IconTrash, IconUpload } from '@tabler/icons-react';
+import { IconDownload, IconFileText, IconSend, IconTrash, IconUpload } from '@tabler/icons-react';
 import type { z } from 'zod';
 import { captionMessages, CaptionUploadFields, SpeechDraftPublishBody } from '../../../contract/captions';
 import type { AdminVideo } from '../../../contract/videos';
@@ -11,6 +11,7 @@ import { EditModal } from '../ui/EditModal';
 import { Loaded } from '../ui/Loaded';
 import { ServerReason } from '../ui/ServerReason';
 import { useAdminMutation } from '../ui/use-admin-mutation';
+import { FilePicker } from '../ui/FilePicker';
 
 interface CaptionFormValues {
   language: string;
@@ -218,11 +219,11 @@ function CaptionUpload({ video }: { video: AdminVideo }) {
           <TextInput label="Language (BCP 47)" placeholder="en" {...form.getInputProps('language')} />
           <TextInput label="Label" placeholder="English" {...form.getInputProps('label')} />
         </Group>
-        <FileInput
+        <FilePicker
+          icon={IconFileText}
           label="Caption file (.vtt or .srt)"
           placeholder="Choose a file"
           accept=".vtt,.srt,text/vtt"
-          clearable
           {...form.getInputProps('file')}
         />
         <ServerReason reason={save.isError ? save.reason : null} />

@@ -1,4 +1,4 @@
-import { Alert, Anchor, FileInput, Paper, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Paper, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconMovie } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -21,6 +21,7 @@ import { useChunkedUpload } from '../upload/use-chunked-upload';
 import { CourseStudentsFields } from './CourseStudentsFields';
 import { RecentUploads } from './RecentUploads';
 import { initialValues, validate, type UploadFormValues } from './upload-form';
+import { FilePicker } from '../ui/FilePicker';
 
 /** A finished upload whose details are not saved yet: a retry of Save only repeats the metadata call. */
 interface Finalized {
@@ -99,15 +100,14 @@ export default function UploadVideoPage() {
               error={form.errors.thumbnail}
             />
             <CourseStudentsFields form={form} />
-            <FileInput
+            <FilePicker
+              icon={IconMovie}
+              what="video file"
               label="Video file"
               description="MP4 or MKV"
               placeholder="Choose a video file"
               withAsterisk
               accept=".mp4,.mkv,video/mp4,video/x-matroska"
-              clearable
-              clearButtonProps={{ 'aria-label': 'Remove the chosen video file' }}
-              leftSection={<IconMovie size={16} aria-hidden="true" />}
               rightSectionPointerEvents="auto"
               key={form.key('file')}
               {...form.getInputProps('file')}
