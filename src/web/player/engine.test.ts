@@ -9,10 +9,16 @@ describe('startPosition', () => {
     expect(startPosition(58.9, 60)).toBe(58.9);
   });
 
-  it('starts at the beginning for no start, or one in the last second', () => {
+  it('starts a second before the end for a moment in the last second, so it is still shown', () => {
+    expect(startPosition(59, 60)).toBe(59);
+    expect(startPosition(59.5, 60)).toBe(59);
+    expect(startPosition(60, 60)).toBe(59);
+    expect(startPosition(0.5, 0.8)).toBe(0);
+  });
+
+  it('starts at the beginning for no start, or one past the end', () => {
     expect(startPosition(0, 60)).toBe(0);
-    expect(startPosition(59, 60)).toBe(0);
-    expect(startPosition(59.5, 60)).toBe(0);
+    expect(startPosition(-3, 60)).toBe(0);
     expect(startPosition(75, 60)).toBe(0);
   });
 });

@@ -37,11 +37,13 @@ export interface AttachOptions {
 }
 
 /**
- * Where a stream of `duration` seconds (0 or NaN: not known yet) starts for `startAt`: there, unless
- * within its last second, where playback would only end.
+ * Where a stream of `duration` seconds (0 or NaN: not known yet) starts for `startAt`: there, but a
+ * second before the end at the latest (a moment in the last second is still shown, not skipped); a
+ * start past the end (a link older than the video) plays from the beginning.
  */
 export function startPosition(startAt: number, duration: number): number {
-  return startAt > 0 && !(duration > 0 && startAt >= duration - 1) ? startAt : 0;
+  if (!(startAt > 0) || (duration > 0 && startAt > duration)) return 0;
+  return duration > 0 ? Math.max(0, Math.min(startAt, duration - 1)) : startAt;
 }
 
 /**
