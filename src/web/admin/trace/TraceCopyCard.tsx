@@ -10,11 +10,11 @@ import {
 } from '../../../contract/trace-runs';
 import { reasonOf } from '../../api/client';
 import { useTraceRun, useTraceRuns, useTraceUpload, type UploadState } from '../../api/trace-runs';
+import { FilePicker } from '../ui/FilePicker';
 import { formatBytes } from '../ui/format';
 import { LoadError } from '../ui/LoadError';
 import { Meter } from '../ui/Meter';
 import { TraceRunState } from './TraceRunState';
-import { FilePicker } from '../ui/FilePicker';
 
 const percentOf = ({ sent, total }: UploadState) =>
   total > 0 ? Math.min(100, Math.round((sent / total) * 100)) : 0;

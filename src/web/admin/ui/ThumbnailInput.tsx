@@ -3,8 +3,8 @@ import { IconPhoto } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { THUMBNAIL_MAX_BYTES, THUMBNAIL_TYPES } from '../../../contract/courses';
 import { adminMessages } from '../../../contract/messages';
-import { readFile } from './read-file';
 import { FilePicker } from './FilePicker';
+import { readFile } from './read-file';
 
 export const THUMBNAIL_HINT = 'JPG or PNG, 1280×720 (16:9) recommended';
 const WRONG_TYPE = 'Please choose a JPG or PNG image.';

@@ -8,10 +8,10 @@ import type { AdminVideo } from '../../../contract/videos';
 import { adminApi, adminKeys, speechDraftFileUrl, useCaptionTracks, useSpeechDraft } from '../../api/admin';
 import { DataTable } from '../ui/DataTable';
 import { EditModal } from '../ui/EditModal';
+import { FilePicker } from '../ui/FilePicker';
 import { Loaded } from '../ui/Loaded';
 import { ServerReason } from '../ui/ServerReason';
 import { useAdminMutation } from '../ui/use-admin-mutation';
-import { FilePicker } from '../ui/FilePicker';
 
 interface CaptionFormValues {
   language: string;

@@ -10,6 +10,7 @@ import { adminApi, adminKeys } from '../../api/admin';
 import { reasonOf } from '../../api/client';
 import { toast } from '../../ui/toast';
 import { DescriptionInput } from '../ui/DescriptionInput';
+import { FilePicker } from '../ui/FilePicker';
 import { FormActions } from '../ui/FormActions';
 import { formatBytes } from '../ui/format';
 import { FormTextInput } from '../ui/FormTextInput';
@@ -21,7 +22,6 @@ import { useChunkedUpload } from '../upload/use-chunked-upload';
 import { CourseStudentsFields } from './CourseStudentsFields';
 import { RecentUploads } from './RecentUploads';
 import { initialValues, validate, type UploadFormValues } from './upload-form';
-import { FilePicker } from '../ui/FilePicker';
 
 /** A finished upload whose details are not saved yet: a retry of Save only repeats the metadata call. */
 interface Finalized {
