@@ -20,6 +20,18 @@ async function canvasSample(page: Page) {
 const video = (page: Page) => page.locator('video');
 const currentTime = (page: Page) => video(page).evaluate((v: HTMLVideoElement) => v.currentTime);
 
+/**
+ * While playing, the bar hides 3 s after the last mouse move and lets clicks through to the picture;
+ * on a slow machine the steps before a click take that long. Move over the player, as a person does
+ * (to two points, so the mouse really moves), until the bar is back.
+ */
+async function revealControls(page: Page) {
+  const region = page.getByRole('region', { name: /Video player/ });
+  await region.hover({ position: { x: 24, y: 24 } });
+  await region.hover();
+  await expect(region).not.toHaveAttribute('data-idle', 'true');
+}
+
 test.describe('student journey', () => {
   let lectern: Lectern;
   let admin: AdminApi;
@@ -193,12 +205,7 @@ test.describe('student journey', () => {
     });
 
     await test.step('keyboard, speed and controls', async () => {
-      // While playing, the bar hides after 3 s without a mouse move (and lets clicks through to the
-      // picture): on a slow machine the steps above take that long. Move over the player first, as
-      // a person does, and click Pause once the bar is back.
-      const region = page.getByRole('region', { name: /Video player/ });
-      await region.hover();
-      await expect(region).not.toHaveAttribute('data-idle', 'true');
+      await revealControls(page);
       await page.getByRole('button', { name: 'Pause' }).click();
       await expect(page.getByRole('region', { name: /Video player/ })).toHaveAttribute(
         'data-state',
@@ -274,6 +281,7 @@ test.describe('student journey', () => {
         v.currentTime = 0;
       });
       const speed = page.getByRole('button', { name: /Playback speed/ });
+      await revealControls(page);
       await speed.click();
       await speed.click(); // 2x
       await expect(page.getByRole('button', { name: 'Replay video' })).toBeVisible({ timeout: 20_000 });
