@@ -5,7 +5,7 @@ import { CODE_ALPHABET } from '../../src/contract/playback';
 import { CONTROLS_HEIGHT } from '../../src/web/player/frame-overlays';
 import type { EngineDriver } from './driver';
 import type { Outbox } from '../../test/support/outbox';
-import { atUrl, clickOn, clickUntil, fillIn, pageText, seeText, until } from './page-helpers';
+import { atUrl, clickOn, clickUntil, fillIn, literal, pageText, seeText, until } from './page-helpers';
 
 export interface JourneyWorld {
   url: string;
@@ -478,7 +478,7 @@ export const learningJourney: Journey = {
     await fillIn(d, 'field', /^Question title$/, title);
     await fillIn(d, 'field', /^Question details$/, 'When n reaches 0?');
     await clickOn(d, 'button', /^Post question$/);
-    await seeText(d, new RegExp(title.replace(/[()?]/g, '\\$&')));
+    await seeText(d, new RegExp(literal(title)));
     await shots(d, 'learning-question');
 
     // Another course's instructor neither sees it nor may answer it.
@@ -534,10 +534,11 @@ export const learningJourney: Journey = {
     await staffSignIn(d, w, w.instructorAccount.username, w.instructorAccount.password);
     await atUrl(d, /\/admindashboard$/);
     await d.goto(`${w.url}/adminquestions`);
-    const answerTo = new RegExp(`^Answer to ${title.replace(/[()?]/g, '\\$&')}$`);
-    await fillIn(d, 'field', answerTo, `It stops at the base case (${who}).`);
+    const answerTo = new RegExp(`^Answer to ${literal(title)}$`);
+    const answer = `It stops at the base case (${who})`;
+    await fillIn(d, 'field', answerTo, `${answer}.`);
     await clickOn(d, 'button', /^Answer$/);
-    await seeText(d, new RegExp(`It stops at the base case \\(${who}\\)`));
+    await seeText(d, new RegExp(literal(answer)));
     await shots(d, 'learning-instructor-queue');
 
     // The asker is mailed, signs in again and reads it.
@@ -555,8 +556,8 @@ export const learningJourney: Journey = {
       );
       throw new Error(`${error.message}; questions: ${seen}; page: ${(await pageText(d)).slice(-1500)}`);
     }); // a badge: upper case on screen
-    await clickOn(d, 'button', new RegExp(`^${title.replace(/[()?]/g, '\\$&')}`));
-    await seeText(d, new RegExp(`It stops at the base case \\(${who}\\)`));
+    await clickOn(d, 'button', new RegExp(`^${literal(title)}`));
+    await seeText(d, new RegExp(literal(answer)));
     await shots(d, 'learning-answered');
   },
 };

@@ -101,6 +101,9 @@ async function onFound(d: EngineDriver, kind: Kind, name: RegExp, act: (selector
 export const fillIn = (d: EngineDriver, kind: Kind, name: RegExp, text: string) =>
   onFound(d, kind, name, (selector) => d.fill(selector, text));
 
+/** `text` as a pattern that matches it to the letter (a title with brackets or a question mark). */
+export const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 export const clickOn = (d: EngineDriver, kind: Kind, name: RegExp) =>
   onFound(d, kind, name, (selector) => d.click(selector));
 
