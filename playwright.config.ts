@@ -11,7 +11,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: 2,
   retries: 0,
-  reporter: [['list']],
+  // Per-file times and counts to test-results/timings.json (scripts/test-timings.mjs).
+  reporter: [['list'], ['./e2e/timings-reporter.ts']],
   use: {
     browserName: 'chromium',
     launchOptions: {

@@ -7,6 +7,7 @@
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { addFile } from '../../scripts/test-timings.mjs';
 import { nginxLinkSecret } from '../../src/server/media/delivery/segment-urls';
 import { setBucketCors } from '../../src/server/media/store/bucket-cors';
 import { TestClient } from '../../test/support/http-client';
@@ -225,6 +226,16 @@ async function setUp(url: string, outbox: Outbox) {
   };
 }
 
+/** One journey's time and outcome in test-results/timings.json (scripts/test-timings.mjs). */
+function recordJourney(engine: string, mode: Mode, journey: string, startedAt: number, outcome: 'passed' | 'failed') {
+  addFile({
+    tier: 'engines',
+    file: `${engine} (${mode}): ${journey}`,
+    seconds: Math.round((Date.now() - startedAt) / 100) / 10,
+    tests: { passed: outcome === 'passed' ? 1 : 0, failed: outcome === 'failed' ? 1 : 0, skipped: 0 },
+  });
+}
+
 const indent = (lines: string[]) => lines.map((line) => `      ${line}`).join('\n');
 
 async function main(): Promise<number> {
@@ -296,6 +307,7 @@ async function main(): Promise<number> {
                 await journey.run(driver, world);
               }
               passed++;
+              recordJourney(engine, mode, journey.name, t0, 'passed');
               if (process.env.DIAGNOSE)
                 await saveDiagnostics(driver, `test-results/engine-${engine}-${mode}-${word}-pass.json`);
               console.log(
@@ -303,6 +315,7 @@ async function main(): Promise<number> {
               );
             } catch (error) {
               failed++;
+              recordJourney(engine, mode, journey.name, t0, 'failed');
               const diagnostics = await saveDiagnostics(
                 driver,
                 `test-results/engine-${engine}-${mode}-${word}-failure.json`,
