@@ -723,7 +723,7 @@ interface EngineResult {
 
 /** A throwaway database on `engine`, migrated by Lectern's runtime and seeded; `measure` runs the queries. */
 async function openEngine(engine: 'postgres' | 'pglite', hours: number) {
-  const database = await createTestDatabase(engine, PG_URL);
+  const database = await createTestDatabase(engine, { server: PG_URL });
   const dataDir = await mkdtemp(path.join(tmpdir(), 'lectern-bench-search-db-'));
   const runtime = await openRuntime(
     loadConfig({

@@ -216,7 +216,7 @@ describe('server process', { timeout: 90_000 }, () => {
   it.skipIf(!testEngines().includes('postgres'))(
     'WEB_CONCURRENCY=2 on PostgreSQL: two HTTP processes share the port, one killed is replaced',
     async () => {
-      const database = await createTestDatabase('postgres');
+      const database = await createTestDatabase('postgres', { fresh: true });
       const dataDir = await tempDir('lectern-main-');
       const server = await startServerProcess({
         DATA_DIR: dataDir,

@@ -39,7 +39,7 @@ export function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>): Fa
 /** Opens everything a process needs (database, mailer, rate counters, keys) for the given config. */
 export async function openRuntime(
   config: Readonly<Config>,
-  overrides: { logger?: FastifyBaseLogger; clock?: Clock; mailer?: Mailer } = {},
+  overrides: { logger?: FastifyBaseLogger; clock?: Clock; mailer?: Mailer; databaseImage?: Blob } = {},
 ): Promise<Runtime> {
   const logger = overrides.logger ?? createLogger(config);
   const clock = overrides.clock ?? systemClock;
@@ -53,7 +53,11 @@ export async function openRuntime(
     media.close();
     throw error;
   }
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    image: overrides.databaseImage,
+  });
   const mailer =
     overrides.mailer ??
     createMailer({

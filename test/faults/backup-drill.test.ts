@@ -279,7 +279,7 @@ describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine
 
     const dataDir = await mkdtemp(path.join(tmpdir(), 'lectern-restored-'));
     const database: TestDatabase | undefined =
-      restoreEngine === 'postgres' ? await createTestDatabase('postgres') : undefined;
+      restoreEngine === 'postgres' ? await createTestDatabase('postgres', { fresh: true }) : undefined;
     const bucket: TestBucket | undefined = store === 's3' ? await createTestBucket() : undefined;
     const env = {
       DATA_DIR: dataDir,

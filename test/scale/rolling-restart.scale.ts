@@ -70,7 +70,7 @@ describeWhenReady('a rolling restart of two web nodes under load', missing, () =
   beforeAll(async () => {
     let databaseUrl: string;
     if (process.env.TEST_DATABASE_URL) {
-      database = await createTestDatabase('postgres');
+      database = await createTestDatabase('postgres', { fresh: true });
       databaseUrl = database.url;
     } else {
       const started = await startPrivatePostgres();

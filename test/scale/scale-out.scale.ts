@@ -67,7 +67,7 @@ describeWhenReady('two web nodes, a worker, PostgreSQL, Redis and nginx', missin
   beforeAll(async () => {
     // The machine's PostgreSQL when CI names one (a throwaway database on it), else a private instance.
     if (process.env.TEST_DATABASE_URL) {
-      database = await createTestDatabase('postgres');
+      database = await createTestDatabase('postgres', { fresh: true });
       databaseUrl = database.url;
     } else {
       const started = await startPrivatePostgres();

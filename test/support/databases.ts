@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { migratedPgliteImage, migratedPostgresTemplate } from './school-image';
 
 export interface TestDatabase {
   name: 'pglite' | 'postgres';
   /** DATABASE_URL for the app under test. */
   url: string;
+  /** PGlite: the migrated image to open `memory://` from (openRuntime's `databaseImage`); none when fresh. */
+  image?: Blob;
   drop(): Promise<void>;
 }
 
@@ -16,22 +19,43 @@ export function testEngines(): ('pglite' | 'postgres')[] {
   return process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 }
 
+export interface TestDatabaseOptions {
+  /** The PostgreSQL server (TEST_DATABASE_URL by default). */
+  server?: string;
+  /**
+   * An empty database that Lectern migrates itself, for tests whose subject is migrating (first
+   * start, upgrades, restores into an empty database, nodes starting together). By default a test
+   * gets a copy of one migrated school (test/support/school-image.ts).
+   */
+  fresh?: boolean;
+}
+
 /**
- * A fresh, empty database on `engine`; PostgreSQL gets a throwaway database (on the server of
- * `server`, TEST_DATABASE_URL by default) dropped afterwards.
+ * A database of its own on `engine`: PGlite in memory, or a throwaway PostgreSQL database (on
+ * `server`) dropped afterwards; migrated already unless `fresh`.
  */
 export async function createTestDatabase(
   engine: 'pglite' | 'postgres',
-  server = process.env.TEST_DATABASE_URL,
+  { server = process.env.TEST_DATABASE_URL, fresh = false }: TestDatabaseOptions = {},
 ): Promise<TestDatabase> {
-  if (engine === 'pglite') return { name: 'pglite', url: 'memory://', drop: async () => {} };
+  if (engine === 'pglite')
+    return {
+      name: 'pglite',
+      url: 'memory://',
+      image: fresh ? undefined : await migratedPgliteImage(),
+      drop: async () => {},
+    };
   const admin = server;
   if (!admin) throw new Error('TEST_DATABASE_URL is not set');
+  const template = fresh ? undefined : await migratedPostgresTemplate(admin);
   const dbName = `lectern_t_${randomBytes(6).toString('hex')}`;
   const client = new pg.Client({ connectionString: admin });
   await client.connect();
-  await client.query(`create database ${dbName}`);
-  await client.end();
+  try {
+    await client.query(`create database ${dbName}${template ? ` template ${template}` : ''}`);
+  } finally {
+    await client.end();
+  }
   const url = new URL(admin);
   url.pathname = `/${dbName}`;
   return {
@@ -53,5 +77,5 @@ export async function createTestDatabase(
 export function benchDatabase(): Promise<TestDatabase> {
   const chosen = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   const postgres = chosen && chosen !== 'embedded' ? chosen : undefined;
-  return createTestDatabase(postgres ? 'postgres' : 'pglite', postgres);
+  return createTestDatabase(postgres ? 'postgres' : 'pglite', { server: postgres });
 }

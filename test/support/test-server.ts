@@ -63,7 +63,7 @@ export class TestServer {
       LOG_LEVEL: 'silent',
       ...options.env,
     });
-    const runtime = await openRuntime(config, { clock });
+    const runtime = await openRuntime(config, { clock, databaseImage: database.image });
     const app = await buildApp(runtime.ctx, { checkResponses: true, ...options.app });
     await app.listen({ port: 0, host: '127.0.0.1' });
     return new TestServer(app, runtime.ctx, smtp, clock, runtime, database, dataDir);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testEngines, type TestDatabase } from '../../../test/support/databases';
-import { runCli } from '../../../test/support/processes';
+import { runCli, serverCommand } from '../../../test/support/processes';
 import { openDatabase } from './client';
 import { knownMigrations, SchemaTooNewError, schemaState } from './migration-state';
 import { applyPostDeploy, pendingPostDeploy } from './post-deploy';
@@ -31,7 +31,7 @@ describe.each(testEngines())('safe upgrades (%s)', (engine) => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'lectern-upgrade-'));
     cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
     if (engine === 'pglite') return { url: undefined, dataDir };
-    const db: TestDatabase = await createTestDatabase('postgres');
+    const db: TestDatabase = await createTestDatabase('postgres', { fresh: true });
     cleanup.push(() => db.drop());
     return { url: db.url, dataDir };
   }
@@ -56,7 +56,7 @@ describe.each(testEngines())('safe upgrades (%s)', (engine) => {
     // The server process stops at start with that line (exit 2), as it does for a bad setting;
     // the doctor names it.
     const env = { DATA_DIR: dataDir, ...(url ? { DATABASE_URL: url } : {}), SEED_DEMO: 'false', PORT: '0' };
-    const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    const server = spawn(process.execPath, serverCommand('main'), {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

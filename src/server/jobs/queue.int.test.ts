@@ -26,7 +26,7 @@ describe.each(testEngines())('database job queue (%s)', (engine) => {
     testDb = await createTestDatabase(engine);
     dataDir = await mkdtemp(path.join(tmpdir(), 'lectern-jobs-'));
     const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: testDb.url, DATA_DIR: dataDir });
-    runtime = await openRuntime(config, { clock });
+    runtime = await openRuntime(config, { clock, databaseImage: testDb.image });
     ctx = runtime.ctx;
     database = ctx.db;
   });
