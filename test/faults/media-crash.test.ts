@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FaultProxy } from '../support/fault-proxy';
 import { TestClient } from '../support/http-client';
 import { decodeHls, finalize, makeClip, sha256, stalledChunk, uploadAll } from '../support/media-kit';
-import { freePort, waitForServer } from '../support/processes';
+import { freePort, serverCommand, waitForServer } from '../support/processes';
 import { createTestBucket, testStores, type TestBucket } from '../support/stores';
 
 const ADMIN_PASSWORD = 'Crash@Test123';
@@ -28,7 +28,7 @@ async function startServer(
     LOG_LEVEL: 'warn',
   };
   delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, serverCommand('main'), {
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
     // Its own process group, so a crash takes its ffmpeg children down with it, as a machine crash would.

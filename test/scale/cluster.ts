@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { NGINX_PATH } from '../support/nginx';
-import { freePort } from '../support/processes';
+import { freePort, serverCommand } from '../support/processes';
 
 export interface WorkerProcess {
   child: ChildProcess;
@@ -13,9 +13,9 @@ export interface WorkerProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** `ROLE=worker` (src/server/main.ts through tsx, as `npm run worker` runs the build): ready once it says so. */
+/** `ROLE=worker` (serverCommand, as `npm run worker` runs the build): ready once it says so. */
 export async function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, serverCommand('main'), {
     env: { ...process.env, LOG_LEVEL: 'info', SEARCH_OCR: 'off', ...env, ROLE: 'worker' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
