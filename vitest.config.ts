@@ -1,4 +1,7 @@
 import react from '@vitejs/plugin-react';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -7,13 +10,43 @@ import { defineConfig } from 'vitest/config';
  * authorization matrix and fuzzer in test/security); `faults` kills and starves real processes;
  * `scale` is the evening rush and the multi-node test (`npm run test:scale`, not part of `npm test`).
  */
+/**
+ * Starts the longest test files first, whatever their project (vitest's own order runs project by
+ * project, and longest first only from a local cache a clean clone lacks), so that the two workers
+ * finish together instead of one running a two-minute file alone at the end. The times come from
+ * test/file-times.json (`node scripts/test-timings.mjs save` after a full run); a file not listed
+ * yet counts as a long one, so a new slow file never ends up last.
+ */
+class LongestFirst extends BaseSequencer {
+  private readonly known = JSON.parse(readFileSync('test/file-times.json', 'utf8')) as Record<string, number>;
+
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const seconds = (spec: TestSpecification) =>
+      this.known[`${spec.project.name}:${path.relative(process.cwd(), spec.moduleId)}`] ?? 60;
+    return [...files].sort(
+      (a, b) =>
+        a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder ||
+        seconds(b) - seconds(a),
+    );
+  }
+}
+
+/** Fault files that assert how fast answers come while a dependency is away. */
+const FAULTS_TIMED = ['test/faults/disk-full.test.ts', 'test/faults/postgres-restart.test.ts'];
+
 export default defineConfig({
   test: {
     // Two test files at a time: most of an integration file's time is waiting on the processes it
     // starts (servers, ffmpeg, PostgreSQL), and each file has its own databases, ports and buckets.
-    // The hostile and fault tiers run alone afterwards (maxWorkers 1): they time slow senders and
-    // kill processes, and a neighbour's load would blur what they measure.
+    // The hostile and fault files join them; only the two that time their answers against a limit
+    // while a dependency is away (faults-timed) run alone afterwards, where a neighbour's load
+    // cannot blur what they measure.
     maxWorkers: 2,
+    // The longest files first, across projects (test/file-times.json), so that both workers finish
+    // together.
+    sequence: { sequencer: LongestFirst },
+    // Per-file times and counts to test-results/timings.json (scripts/test-timings.mjs).
+    reporters: ['default', './test/support/timings-reporter.ts'],
     // Time limits catch a test that hangs, not a slow one: a loaded two-core CI machine runs some
     // tests at a third of their quiet speed, so every limit is several times the slowest test's
     // time there (speed targets live in benchmarks, not in test limits).
@@ -53,7 +86,6 @@ export default defineConfig({
           // escapes, bodies that stop, slow senders, bursts at every limit.
           name: 'hostile',
           environment: 'node',
-          maxWorkers: 1,
           include: ['test/security/**/hostile-*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
@@ -63,8 +95,19 @@ export default defineConfig({
         test: {
           name: 'faults',
           environment: 'node',
-          maxWorkers: 1,
           include: ['test/faults/**/*.test.ts'],
+          exclude: FAULTS_TIMED,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          // Answers timed against a limit while the disk is full or PostgreSQL restarts: alone.
+          name: 'faults-timed',
+          environment: 'node',
+          maxWorkers: 1,
+          include: FAULTS_TIMED,
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },
