@@ -12,7 +12,8 @@ import {
 import { oneTimeCodeMail } from './mails';
 import { hmac, safeEqual } from './tokens';
 
-export type CodeCheck = 'ok' | 'invalid' | 'dead';
+/** `none`: the user has no live code (never had one, or it was used, replaced or has expired). */
+export type CodeCheck = 'ok' | 'invalid' | 'dead' | 'none';
 
 /** Password-reset codes: 6 digits, 10 minutes, single use, 5 wrong tries, one new code a minute. */
 export function oneTimeCodeStore(db: Db, signingKey: Buffer) {
@@ -89,7 +90,7 @@ export function oneTimeCodeStore(db: Db, signingKey: Buffer) {
         .returning({ id: oneTimeCodes.id, codeHash: oneTimeCodes.codeHash, tries: oneTimeCodes.wrongTries });
       if (!tried) {
         const [spent] = await db.select({ id: oneTimeCodes.id }).from(oneTimeCodes).where(live).limit(1);
-        return spent ? 'dead' : 'invalid';
+        return spent ? 'dead' : 'none';
       }
       if (!safeEqual(tried.codeHash, digest(userId, code)))
         return tried.tries >= OTP_MAX_WRONG_TRIES ? 'dead' : 'invalid';

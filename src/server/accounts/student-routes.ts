@@ -8,7 +8,7 @@ import { registerRoutes } from '../http/route-table';
 import { clearSessionCookie, setSessionCookie } from '../http/auth';
 import { openingState } from '../../contract/opening-hours';
 import { mailNewCode, type OneTimeCodeStore } from './one-time-codes';
-import { resetPassword } from './password-reset';
+import { pretendNewCode, resetPassword } from './password-reset';
 import type { SessionClient, SessionStore } from './sessions';
 import type { SessionScope } from '../db/schema';
 import { signIn } from './sign-in';
@@ -63,11 +63,11 @@ export const studentAccountRoutes: FastifyPluginAsync<AccountRouteOptions> = asy
       // Past the account's day of codes the answer stays the same (it must not tell accounts apart); no mail goes.
       const account = user ? user.id : `name:${body.username.toLowerCase()}`;
       const forAccount = await ctx.rateCounter.hit(`forgot:account:${account}`, ACCOUNT_BUDGET_WINDOW_MS);
-      if (user?.role === 'student' && forAccount.count <= FORGOT_PER_ACCOUNT) {
+      if (forAccount.count <= FORGOT_PER_ACCOUNT) {
         // Not awaited: the answer must take the same time whether or not the account exists.
-        void mailNewCode(ctx, codes, user).catch((error) =>
-          ctx.logger.error({ err: error }, 'forgot-password code failed'),
-        );
+        const issuing =
+          user?.role === 'student' ? mailNewCode(ctx, codes, user) : pretendNewCode(ctx, body.username);
+        void issuing.catch((error) => ctx.logger.error({ err: error }, 'forgot-password code failed'));
       }
       return { message: serverMessages.forgotAnswer };
     },
