@@ -11,11 +11,12 @@ import {
 import { serverMessages } from '../../src/contract/messages';
 import { unlockAccount } from '../../src/server/accounts/account-budget';
 import { auditEvents } from '../../src/server/db/schema';
+import { TRACES_PER_ADMIN } from '../../src/server/playback/routes';
 import { REINDEX_PER_ADMIN } from '../../src/server/search/routes';
 import { heldFactor, PERIOD_MS, totpAt } from '../support/admin-factor';
 import { testEngines } from '../support/databases';
 import { describeWhenReady, redisMissing } from '../support/preconditions';
-import { burst, jsonPost, sendRaw, type RawReply } from '../support/raw-http';
+import { burst, jsonPost, rawRequest, sendRaw, type RawReply } from '../support/raw-http';
 import { TestServer } from '../support/test-server';
 
 /**
@@ -243,6 +244,24 @@ function suite(label: string, start: () => Promise<TestServer>) {
       console.log(`[burst] ${label} re-index: ${through} of ${BURST} past the limit`, statuses(replies));
       expect(replies.every((r) => r.status === 404 || r.status === 429)).toBe(true);
       expect(through).toBe(REINDEX_PER_ADMIN);
+    });
+
+    it(`trace lookups: a burst of ${BURST} from one admin gets past the limit at most ${TRACES_PER_ADMIN} times`, async () => {
+      const { client } = await server.adminClient();
+      // A code no session has: each lookup the limit lets through answers 404.
+      const lookup = rawRequest('GET', '/api/admin/trace/2345-6789', [
+        ['Host', new URL(server.url).host],
+        ['Cookie', `token=${client.token}`],
+        ['Connection', 'close'],
+      ]);
+      const replies = await burst(server.url, Array(BURST).fill(lookup), { from: newClient() });
+      const through = replies.filter((r) => r.status !== 429).length;
+      console.log(`[burst] ${label} trace lookups: ${through} of ${BURST} past the limit`, statuses(replies));
+      expect(replies.every((r) => r.status === 404 || r.status === 429)).toBe(true);
+      expect(through).toBe(TRACES_PER_ADMIN);
+      expect(replies.filter((r) => r.status === 429).every((r) => Number(r.headers['retry-after']) > 0)).toBe(
+        true,
+      );
     });
 
     it('reset answers tell no account from an unknown name, also after five wrong codes', async () => {
