@@ -22,6 +22,8 @@ export const searchMessages = {
   indexBusy: 'This video is already queued or being indexed.',
   indexNotReady: 'The video is not packaged yet: it is indexed once it is.',
   tooManyReindex: 'Too many re-index requests. Please wait a minute and try again.',
+  tooManyStills: 'Too many search result pictures made for you. Please try again in a few minutes.',
+  stillsBusy: 'Too many search result pictures are being made right now. Please try again in a few seconds.',
 } as const;
 
 export const SearchQuery = z.object({

@@ -5,16 +5,18 @@ import {
   ACCOUNT_FAILURE_BUDGET,
   MFA_FAILURES_PER_ACCOUNT,
   OTP_MAX_WRONG_TRIES,
+  OTP_RESEND_SECONDS,
   SIGNIN_FAILURES_PER_ACCOUNT,
 } from '../../src/contract/constants';
 import { serverMessages } from '../../src/contract/messages';
 import { unlockAccount } from '../../src/server/accounts/account-budget';
 import { auditEvents } from '../../src/server/db/schema';
+import { TRACES_PER_ADMIN } from '../../src/server/playback/routes';
 import { REINDEX_PER_ADMIN } from '../../src/server/search/routes';
 import { heldFactor, PERIOD_MS, totpAt } from '../support/admin-factor';
 import { testEngines } from '../support/databases';
 import { describeWhenReady, redisMissing } from '../support/preconditions';
-import { burst, jsonPost, sendRaw, type RawReply } from '../support/raw-http';
+import { burst, jsonPost, rawRequest, sendRaw, type RawReply } from '../support/raw-http';
 import { TestServer } from '../support/test-server';
 
 /**
@@ -186,6 +188,52 @@ function suite(label: string, start: () => Promise<TestServer>) {
       }
     });
 
+    /** Mails to `email` among the SMTP server's mails after the first `after`. */
+    const mailsTo = (email: string, after: number) =>
+      server.smtp.mails.slice(after).filter((m) => m.to.some((t) => t.toLowerCase() === email)).length;
+
+    it(`code resend: a burst of ${BURST} from one first-login student mails one code`, async () => {
+      const student = await server.createStudent();
+      const pending = server.client();
+      expect((await pending.signIn(student)).status).toBe(200);
+      await server.smtp.waitFor(student.email);
+      // The sign-in's code is a minute old: the next may go.
+      server.clock.advance(OTP_RESEND_SECONDS * 1000);
+      const before = server.smtp.mails.length;
+      const requests = Array.from({ length: BURST }, () =>
+        jsonPost(server.url, '/api/otp/send', {}, pending.token),
+      );
+      const replies = await burst(server.url, requests, { from: newClient() });
+      const mailed = mailsTo(student.email, before);
+      console.log(`[burst] ${label} code resend: ${mailed} of ${BURST} mailed`, statuses(replies));
+      expect(mailed).toBe(1);
+      expect(replies.filter((r) => r.status === 200).length).toBe(1);
+      const refused = replies.filter((r) => r.status === 429);
+      expect(refused.length).toBe(BURST - 1);
+      expect(refused.every((r) => Number(r.headers['retry-after']) > 0)).toBe(true);
+    });
+
+    it(`forgot password: a burst of ${BURST} for one student from ten addresses mails one code`, async () => {
+      const student = await server.createActiveStudent();
+      const before = server.smtp.mails.length;
+      const clients = Array.from({ length: 10 }, newClient);
+      const forgot = () => jsonPost(server.url, '/api/password/forgot', { username: student.username });
+      const replies = (
+        await Promise.all(
+          clients.map((from) =>
+            burst(server.url, Array.from({ length: BURST / clients.length }, forgot), { from }),
+          ),
+        )
+      ).flat();
+      // The mail goes after the answer: wait for the first, then long enough for any other to arrive.
+      await server.smtp.waitFor(student.email, before);
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const mailed = mailsTo(student.email, before);
+      console.log(`[burst] ${label} forgot password: ${mailed} of ${BURST} mailed`, statuses(replies));
+      expect(replies.every((r) => r.status === 200 || r.status === 429)).toBe(true);
+      expect(mailed).toBe(1);
+    });
+
     it(`re-index: a burst of ${BURST} from one admin gets past the limit at most ${REINDEX_PER_ADMIN} times`, async () => {
       const { client } = await server.adminClient();
       // An unknown video: each request the limit lets through answers 404 (a job is never queued).
@@ -196,6 +244,24 @@ function suite(label: string, start: () => Promise<TestServer>) {
       console.log(`[burst] ${label} re-index: ${through} of ${BURST} past the limit`, statuses(replies));
       expect(replies.every((r) => r.status === 404 || r.status === 429)).toBe(true);
       expect(through).toBe(REINDEX_PER_ADMIN);
+    });
+
+    it(`trace lookups: a burst of ${BURST} from one admin gets past the limit at most ${TRACES_PER_ADMIN} times`, async () => {
+      const { client } = await server.adminClient();
+      // A code no session has: each lookup the limit lets through answers 404.
+      const lookup = rawRequest('GET', '/api/admin/trace/2345-6789', [
+        ['Host', new URL(server.url).host],
+        ['Cookie', `token=${client.token}`],
+        ['Connection', 'close'],
+      ]);
+      const replies = await burst(server.url, Array(BURST).fill(lookup), { from: newClient() });
+      const through = replies.filter((r) => r.status !== 429).length;
+      console.log(`[burst] ${label} trace lookups: ${through} of ${BURST} past the limit`, statuses(replies));
+      expect(replies.every((r) => r.status === 404 || r.status === 429)).toBe(true);
+      expect(through).toBe(TRACES_PER_ADMIN);
+      expect(replies.filter((r) => r.status === 429).every((r) => Number(r.headers['retry-after']) > 0)).toBe(
+        true,
+      );
     });
 
     it('reset answers tell no account from an unknown name, also after five wrong codes', async () => {

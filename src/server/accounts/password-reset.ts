@@ -12,9 +12,11 @@ import { accountBudget } from './account-budget';
 import { codesFrozenMails } from './mails';
 import { recordSecurityEvent } from '../audit/security-events';
 import {
+  ACCOUNT_BUDGET_WINDOW_MS,
   ACCOUNT_FAILURE_BUDGET,
   OTP_LIFETIME_MINUTES,
   OTP_MAX_WRONG_TRIES,
+  OTP_RESEND_SECONDS,
   SIGNIN_FAILURES_PER_IP,
 } from '../../contract/constants';
 
@@ -26,9 +28,10 @@ interface Deps {
 /**
  * Sets a new password with a mailed code: for the signed-in student (first login), or, without a
  * session, for the student named by `username` (forgot password). Ends every session of the user.
- * The answers never tell a student's account from an unknown name: an unknown name's "codes" die
- * after as many tries as a real one's, and an account past its day's budget of wrong codes answers
- * as a dead code (the student and the admins are mailed why).
+ * The answers never tell a student's account from an unknown name: a name without a live code,
+ * unknown or a student's, answers as a live code would (refuseWithoutCode), and an unknown name has
+ * a day's budget of wrong codes as an account has; an account past it answers as a dead code (the
+ * student and the admins are mailed why).
  */
 export async function resetPassword(
   ctx: AppContext,
@@ -45,13 +48,10 @@ export async function resetPassword(
   } else if (body.username) {
     const user = await findUserByLogin(ctx.db, body.username);
     if (!user || user.role !== 'student') {
-      const tries = await ctx.rateCounter.hit(
-        `code:unknown:${body.username.toLowerCase()}`,
-        OTP_LIFETIME_MINUTES * 60_000,
-      );
-      throw badRequest(
-        tries.count >= OTP_MAX_WRONG_TRIES ? serverMessages.otpDead : serverMessages.otpInvalid,
-      );
+      const name = unknownName(body.username);
+      const day = await ctx.rateCounter.hit(`code:day:${name}`, ACCOUNT_BUDGET_WINDOW_MS);
+      if (day.count > ACCOUNT_FAILURE_BUDGET) throw badRequest(serverMessages.otpDead);
+      return refuseWithoutCode(ctx, name);
     }
     student = user;
   } else {
@@ -66,6 +66,7 @@ export async function resetPassword(
   if (check !== 'ok') {
     await recordSecurityEvent(ctx, now, { action: 'code.failure', userId: student.id, ip });
     if (spent === ACCOUNT_FAILURE_BUDGET) await freezeCodes(ctx, student, now, ip);
+    if (check === 'none') return refuseWithoutCode(ctx, student.id);
     throw badRequest(check === 'dead' ? serverMessages.otpDead : serverMessages.otpInvalid);
   }
   await budget.giveBack(student.id);
@@ -79,6 +80,30 @@ export async function resetPassword(
   });
   await deps.sessions.endAllOf(student.id);
   await deps.codes.discard(student.id);
+}
+
+/** How the counters name what was typed when it is no student's name (`Sam` and `sam` are one). */
+const unknownName = (typed: string) => `name:${typed.toLowerCase()}`;
+
+/**
+ * "Forgot password" for a name that is no student's: its tries start again, as a student's new code
+ * would start them, and no more than a student's codes (one in OTP_RESEND_SECONDS), so the reset
+ * answers after it are the ones a student would get.
+ */
+export async function pretendNewCode(ctx: AppContext, typed: string): Promise<void> {
+  const name = unknownName(typed);
+  const issued = await ctx.rateCounter.hit(`code:issued:${name}`, OTP_RESEND_SECONDS * 1000);
+  if (issued.count === 1) await ctx.rateCounter.reset(`code:none:${name}`);
+}
+
+/**
+ * The answer to a code for a name without a live code, `name` an unknown name or a student's id:
+ * the tries are counted as a live code counts them, so the fifth within a code's lifetime turns
+ * dead, as it would for a student with a code.
+ */
+async function refuseWithoutCode(ctx: AppContext, name: string): Promise<never> {
+  const tries = await ctx.rateCounter.hit(`code:none:${name}`, OTP_LIFETIME_MINUTES * 60_000);
+  throw badRequest(tries.count >= OTP_MAX_WRONG_TRIES ? serverMessages.otpDead : serverMessages.otpInvalid);
 }
 
 /** As many as sign-in allows a client: a code a minute and five tries each is far below it. */

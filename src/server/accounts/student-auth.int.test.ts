@@ -1,6 +1,9 @@
+import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { ACCOUNT_FAILURE_BUDGET, OTP_LIFETIME_MINUTES, OTP_MAX_WRONG_TRIES } from '../../contract/constants';
 import { serverMessages, validation } from '../../contract/messages';
 import { testEngines } from '../../../test/support/databases';
+import { jsonPost, sendRaw } from '../../../test/support/raw-http';
 import type { TestClient } from '../../../test/support/http-client';
 import { suiteServer } from '../../../test/support/test-server';
 
@@ -251,6 +254,81 @@ describe.each(testEngines())('student sign-in and first-login reset (%s)', (engi
     expect(reset.status).toBe(200);
     const signIn = await server.client().signIn({ username: student.username, password: 'Remember@Me1' });
     expect(signIn.status).toBe(200);
+  });
+
+  it('answers a student without a live code exactly as an unknown name, at every step of a day of wrong codes', async () => {
+    const student = await server.createActiveStudent();
+    const unknown = `nobody${randomInt(1e9)}`;
+    // Both names from the same client, a new one every 40 steps (80 tries, inside its 15 minutes' limit).
+    let from = '';
+    const answer = async (username: string) => {
+      const reply = await sendRaw(
+        server.url,
+        jsonPost(server.url, '/api/password/reset', { username, otp: '123456', newpassword: 'Some@Pass12' }),
+        { from },
+      );
+      return `${reply.status} ${reply.body}`;
+    };
+    const steps: { student: string; unknown: string }[] = [];
+    const step = async () => {
+      if (steps.length % 40 === 0)
+        from = `127.${randomInt(1, 250)}.${randomInt(1, 250)}.${randomInt(1, 250)}`;
+      steps.push({ student: await answer(student.username), unknown: await answer(unknown) });
+    };
+    // A code's lifetime of tries (dead at the fifth), a new lifetime, then the rest of the day's budget.
+    for (let i = 0; i < OTP_MAX_WRONG_TRIES + 2; i++) await step();
+    server.clock.advance(OTP_LIFETIME_MINUTES * 60_000);
+    while (steps.length < ACCOUNT_FAILURE_BUDGET) await step();
+    // Past the day's budget, in a new lifetime: dead for the rest of the day.
+    server.clock.advance(OTP_LIFETIME_MINUTES * 60_000);
+    await step();
+
+    for (const [i, { student: ofStudent, unknown: ofUnknown }] of steps.entries())
+      expect(ofUnknown, `step ${i + 1}`).toBe(ofStudent);
+    const messages = steps.map((s) => `${s.student.slice(0, 4)}${JSON.parse(s.student.slice(4)).message}`);
+    expect(messages.slice(0, OTP_MAX_WRONG_TRIES + 2)).toEqual([
+      ...Array(OTP_MAX_WRONG_TRIES - 1).fill(`400 ${serverMessages.otpInvalid}`),
+      ...Array(3).fill(`400 ${serverMessages.otpDead}`),
+    ]);
+    expect(messages[OTP_MAX_WRONG_TRIES + 2]).toBe(`400 ${serverMessages.otpInvalid}`);
+    expect(messages.at(-1)).toBe(`400 ${serverMessages.otpDead}`);
+  });
+
+  it("answers an unknown name as a student's new codes, forgot-password after forgot-password", async () => {
+    const student = await server.createActiveStudent();
+    const unknown = `nobody${randomInt(1e9)}`;
+    const before = server.smtp.mails.length;
+    const forgot = async () => {
+      for (const username of [student.username, unknown])
+        expect((await server.client().post('/api/password/forgot', { username })).status).toBe(200);
+    };
+    const steps: { student: string; unknown: string }[] = [];
+    const tries = async (count: number) => {
+      const wrong = server.smtp.latestCode(student.email) === '000000' ? '111111' : '000000';
+      for (let i = 0; i < count; i++) {
+        const answer = async (username: string) => {
+          const res = await server.client().post('/api/password/reset', {
+            username,
+            otp: wrong,
+            newpassword: 'Some@Pass12',
+          });
+          return `${res.status} ${res.body.message}`;
+        };
+        steps.push({ student: await answer(student.username), unknown: await answer(unknown) });
+      }
+    };
+    await forgot();
+    await server.smtp.waitFor(student.email, before);
+    await tries(OTP_MAX_WRONG_TRIES + 1);
+    // A minute on, a new code for the student: five new tries; the unknown name must get them too.
+    server.clock.advance(61_000);
+    const sent = server.smtp.mails.length;
+    await forgot();
+    await server.smtp.waitFor(student.email, sent);
+    await tries(2);
+    for (const [i, { student: ofStudent, unknown: ofUnknown }] of steps.entries())
+      expect(ofUnknown, `step ${i + 1}`).toBe(ofStudent);
+    expect(steps.at(-1)!.student).toBe(`400 ${serverMessages.otpInvalid}`);
   });
 
   it('refuses a reset without a session or a username', async () => {

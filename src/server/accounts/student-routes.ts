@@ -7,11 +7,11 @@ import type { RouteOptions } from '../http/route-options';
 import { registerRoutes } from '../http/route-table';
 import { clearSessionCookie, setSessionCookie } from '../http/auth';
 import { openingState } from '../../contract/opening-hours';
-import type { OneTimeCodeStore } from './one-time-codes';
-import { resetPassword } from './password-reset';
+import { mailNewCode, type OneTimeCodeStore } from './one-time-codes';
+import { pretendNewCode, resetPassword } from './password-reset';
 import type { SessionClient, SessionStore } from './sessions';
 import type { SessionScope } from '../db/schema';
-import { sendResetCode, signIn } from './sign-in';
+import { signIn } from './sign-in';
 import { findUserByLogin } from './users';
 import { recordSecurityEvent } from '../audit/security-events';
 
@@ -38,10 +38,13 @@ export const studentAccountRoutes: FastifyPluginAsync<AccountRouteOptions> = asy
     },
 
     'POST /api/otp/send': async ({ session: { user } }) => {
-      const wait = await codes.cooldown(user.id, ctx.clock.now());
-      if (wait > 0)
-        throw tooManyRequests(`Please wait ${wait} seconds before requesting another code.`, wait);
-      if (!(await sendResetCode(ctx, codes, user))) throw unavailable(serverMessages.otpMailFailed);
+      const mailing = await mailNewCode(ctx, codes, user);
+      if (mailing.kind === 'wait')
+        throw tooManyRequests(
+          `Please wait ${mailing.seconds} seconds before requesting another code.`,
+          mailing.seconds,
+        );
+      if (mailing.kind === 'failed') throw unavailable(serverMessages.otpMailFailed);
       return { message: serverMessages.otpSent, retryAfter: OTP_RESEND_SECONDS };
     },
 
@@ -60,11 +63,11 @@ export const studentAccountRoutes: FastifyPluginAsync<AccountRouteOptions> = asy
       // Past the account's day of codes the answer stays the same (it must not tell accounts apart); no mail goes.
       const account = user ? user.id : `name:${body.username.toLowerCase()}`;
       const forAccount = await ctx.rateCounter.hit(`forgot:account:${account}`, ACCOUNT_BUDGET_WINDOW_MS);
-      if (user?.role === 'student' && forAccount.count <= FORGOT_PER_ACCOUNT) {
+      if (forAccount.count <= FORGOT_PER_ACCOUNT) {
         // Not awaited: the answer must take the same time whether or not the account exists.
-        void sendResetCode(ctx, codes, user, { skipIfRecent: true }).catch((error) =>
-          ctx.logger.error({ err: error }, 'forgot-password code failed'),
-        );
+        const issuing =
+          user?.role === 'student' ? mailNewCode(ctx, codes, user) : pretendNewCode(ctx, body.username);
+        void issuing.catch((error) => ctx.logger.error({ err: error }, 'forgot-password code failed'));
       }
       return { message: serverMessages.forgotAnswer };
     },

@@ -13,7 +13,7 @@ import { startPlaybackSession, traceCode } from './sessions';
 const PLAYBACKS_PER_USER = 120;
 const PLAYBACK_WINDOW_MS = 10 * 60_000;
 /** Trace lookups per admin: enough for an investigation, too few to walk the code space. */
-const TRACES_PER_ADMIN = 60;
+export const TRACES_PER_ADMIN = 60;
 const TRACE_WINDOW_MS = 10 * 60_000;
 
 /** POST /api/playback (a playback session and its code) and the admins' trace lookup. */

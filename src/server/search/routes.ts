@@ -70,7 +70,7 @@ export const searchRoutes: FastifyPluginAsync<AccountRouteOptions> = async (app,
       requireOpenTo(user, now, ctx.config);
       const videoId = videoIdOf(params.videoId);
       const video = await requireWatch(ctx, user, videoId, now);
-      const key = await frames.frameKey(videoId, video, query.t);
+      const key = await frames.frameKey(videoId, video, query.t, user.id);
       const read = await ctx.media.of(video.store).read(key);
       if (!read?.body) throw notFound(mediaMessages.videoNotFound);
       return reply
