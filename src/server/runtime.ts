@@ -68,7 +68,8 @@ export async function openRuntime(
     });
   const rateCounter = createRateCounter(config.redisUrl, clock);
   // Node's own figures (event loop lag, heap, GC) only when someone can read them.
-  const metrics = createMetrics({ defaultMetrics: config.metrics.enabled });
+  // Scrape-time database figures are kept SCRAPE_CACHE_MS by the process's clock (a test's moves them on).
+  const metrics = createMetrics({ defaultMetrics: config.metrics.enabled, now: () => clock.now().getTime() });
   metrics.setSources(runtimeSources(database, clock, config.dataDir));
   const ctx: AppContext = {
     config,

@@ -37,7 +37,8 @@ function cached<T>(load: () => Promise<T>, now: () => number): () => Promise<T> 
   let value: { at: number; result: Promise<T> } | undefined;
   return () => {
     const t = now();
-    if (!value || t - value.at >= SCRAPE_CACHE_MS) {
+    // A clock set back (a wall clock stepped, a test's clock) reads again rather than keep a stale figure.
+    if (!value || t - value.at >= SCRAPE_CACHE_MS || t < value.at) {
       const result = load();
       value = { at: t, result };
       // A failed read is not kept: the next scrape tries again.
