@@ -1,7 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { learningMessages, QUESTIONS_PER_HOUR, TEXT_MAX_CHARS } from '../../contract/learning';
-import { auditEvents, enrollments, notes, questions, users } from '../db/schema';
+import { auditEvents, enrollments, jobs, notes, questions, users } from '../db/schema';
+import type { JobRunContext } from '../jobs/types';
+import { learningJobHandlers } from './jobs';
 import { testEngines } from '../../../test/support/databases';
 import { makeClip, suiteMedia } from '../../../test/support/media-kit';
 import { createMediaTools } from '../media/ffmpeg';
@@ -15,6 +17,24 @@ import { download, watchedCourse } from '../../../test/support/watch-fixtures';
 describe.each(testEngines())('notes and questions (%s)', (engine) => {
   const server = suiteServer({ engine });
   const admin = suiteAdmin(server);
+
+  /** Runs the queued jobs of `type` with the domain's handler, as a worker would; answers how many. */
+  async function runQueued(type: keyof ReturnType<typeof learningJobHandlers>): Promise<number> {
+    const queued = await server.ctx.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.type, type), eq(jobs.status, 'queued')));
+    const handler = learningJobHandlers(server.ctx)[type] as (
+      payload: unknown,
+      run: JobRunContext,
+    ) => Promise<void>;
+    for (const job of queued) {
+      const run = { jobId: job.id, attempt: 1, signal: new AbortController().signal, log: server.ctx.logger };
+      await handler(job.payload, run);
+      await server.ctx.db.update(jobs).set({ status: 'done' }).where(eq(jobs.id, job.id));
+    }
+    return queued.length;
+  }
 
   /** Two students of one course of two 100 s lectures, and a student of another course. */
   async function school() {
@@ -204,6 +224,32 @@ describe.each(testEngines())('notes and questions (%s)', (engine) => {
     expect((await staffOfCourse(server.ctx.db, course.courseId)).map((s) => s.id)).not.toContain(
       strangerRow.id,
     );
+  });
+
+  it('a digest mail the SMTP server refuses is owed to that staff member alone: sent once it is taken, not again to the others', async () => {
+    const { a, course, video } = await school();
+    const { instructor } = await server.instructorClient([course.courseId]);
+    await sendDigest(server.ctx); // the questions of earlier tests out of the way
+    await a.post(`/api/videos/${video}/questions`, { t: 9, title: 'Refused for the tutor', text: '' });
+    const digestsTo = (email: string) =>
+      server.smtp.mails.filter((m) => m.to.includes(email) && m.text.includes('Refused for the tutor'));
+
+    server.smtp.refusedRecipients.add(instructor.email);
+    try {
+      expect(await sendDigest(server.ctx)).toBe(1);
+    } finally {
+      server.smtp.refusedRecipients.delete(instructor.email);
+    }
+    const [staff] = await server.ctx.db.select().from(users).where(eq(users.id, admin.id));
+    expect(digestsTo(staff!.email)).toHaveLength(1);
+    expect(digestsTo(instructor.email)).toEqual([]);
+
+    // The next hourly digest names nothing new; the refused one goes out on its own, to the tutor only.
+    expect(await sendDigest(server.ctx)).toBe(0);
+    expect(await runQueued('learning.digest-resend')).toBe(1);
+    expect(digestsTo(instructor.email)).toHaveLength(1);
+    expect(digestsTo(staff!.email)).toHaveLength(1);
+    expect(await runQueued('learning.digest-resend')).toBe(0);
   });
 
   it('the staff queue: open questions, unanswered and most me-too first; close and hide', async () => {
