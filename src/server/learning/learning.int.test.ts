@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { learningMessages, QUESTIONS_PER_HOUR, TEXT_MAX_CHARS } from '../../contract/learning';
-import { auditEvents, enrollments, jobs, notes, questions, users } from '../db/schema';
+import { auditEvents, enrollments, jobs, notes, questions, users, videos } from '../db/schema';
 import type { JobRunContext } from '../jobs/types';
 import { learningJobHandlers } from './jobs';
 import { testEngines } from '../../../test/support/databases';
@@ -105,6 +105,18 @@ describe.each(testEngines())('notes and questions (%s)', (engine) => {
 
     expect((await a.request('DELETE', `/api/notes/${id}`)).status).toBe(200);
     expect((await a.get(`/api/videos/${video}/notes`)).body.notes).toHaveLength(1);
+  });
+
+  it("exports notes with a lecture's title as literal Markdown: its HTML and link come out as characters", async () => {
+    const { a, course, video } = await school();
+    await server.ctx.db
+      .update(videos)
+      .set({ title: '<img src=x onerror=alert(1)> [x](javascript:alert(1))' })
+      .where(eq(videos.id, video));
+    await a.post(`/api/videos/${video}/notes`, { t: 5, text: 'see <b>this</b>' });
+    const md = await a.get(`/api/courses/${course.courseId}/notes?format=md`);
+    expect(md.body).toContain('## \\<img src=x onerror=alert(1)\\> \\[x\\](javascript:alert(1))\n');
+    expect(md.body).toContain('- **0:05** see \\<b\\>this\\</b\\>\n');
   });
 
   it('a student who loses the course loses its notes and questions', async () => {

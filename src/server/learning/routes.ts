@@ -13,16 +13,8 @@ import { mediaKeys } from '../media/store';
 import { requireCourse, requireWatch, requireWatchedVideo, checkMoment, type Viewer } from './access';
 import { FRAME_ATTEMPTS } from './job-types';
 import { answeredMail } from './mails';
-import {
-  addNote,
-  courseNotes,
-  deleteNote,
-  listNotes,
-  notesFileName,
-  notesMarkdown,
-  ownNote,
-  updateNote,
-} from './notes';
+import { notesFileName, notesMarkdown } from './notes-markdown';
+import { addNote, courseNotes, deleteNote, listNotes, ownNote, updateNote } from './notes';
 import {
   acceptAnswer,
   answerQuestion,
