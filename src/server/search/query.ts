@@ -6,6 +6,7 @@ import {
   type SnippetPiece,
   type SearchSource,
 } from '../../contract/search';
+import { matchSpans } from '../../contract/text-matches';
 import type { Db } from '../db/client';
 import { rowsOf, uuidArray } from '../db/raw';
 import { searchEntries, searchTerms, videos } from '../db/schema';
@@ -74,40 +75,6 @@ export function parseQuery(input: string): ParsedQuery {
 }
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-/**
- * `text` lower-cased, and for each of its code units the span of `text` it comes from: a letter's
- * lower case may be longer than the letter (İ is i and a combining dot), so indices differ.
- */
-function foldCase(text: string): { lower: string; from: number[]; to: number[] } {
-  let lower = '';
-  const from: number[] = [];
-  const to: number[] = [];
-  let at = 0;
-  for (const letter of text) {
-    const folded = letter.toLowerCase();
-    lower += folded;
-    for (let i = 0; i < folded.length; i++) {
-      from.push(at);
-      to.push(at + letter.length);
-    }
-    at += letter.length;
-  }
-  return { lower, from, to };
-}
-
-/** Where `marks` occur in `text` (as written), the longest first and none inside another, by position. */
-function matchSpans(text: string, marks: readonly string[]): [number, number][] {
-  const { lower, from, to } = foldCase(text);
-  const spans: [number, number][] = [];
-  for (const m of [...marks].sort((a, b) => b.length - a.length)) {
-    for (let at = lower.indexOf(m); at >= 0 && m; at = lower.indexOf(m, at + m.length)) {
-      const span: [number, number] = [from[at]!, to[at + m.length - 1]!];
-      if (!spans.some(([s, e]) => span[0] < e && span[1] > s)) spans.push(span);
-    }
-  }
-  return spans.sort((a, b) => a[0] - b[0]);
-}
 
 /** A short piece of `text` around its longest match (the first of them), in pieces: the matches and the text between. */
 export function snippetOf(text: string, marks: readonly string[]): SnippetPiece[] {
