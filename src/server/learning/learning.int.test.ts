@@ -12,7 +12,7 @@ import { takeFrame } from './frames';
 import { outboxMails } from '../../../test/support/outbox';
 import { sendDigest, staffOfCourse } from './digest';
 import { suiteAdmin, suiteServer } from '../../../test/support/test-server';
-import { download, watchedCourse } from '../../../test/support/watch-fixtures';
+import { download, enrol, watchedCourse } from '../../../test/support/watch-fixtures';
 
 describe.each(testEngines())('notes and questions (%s)', (engine) => {
   const server = suiteServer({ engine });
@@ -49,6 +49,7 @@ describe.each(testEngines())('notes and questions (%s)', (engine) => {
       b: b.client,
       other: other.client,
       aStudent: a.student,
+      bStudent: b.student,
       course,
       video: course.videoIds[0]!,
     };
@@ -132,6 +133,44 @@ describe.each(testEngines())('notes and questions (%s)', (engine) => {
     expect((await a.request('DELETE', `/api/notes/${note.body.note._id}`)).status).toBe(403);
     expect((await a.post(`/api/questions/${asked.body.question._id}/me-too`)).status).toBe(403);
     expect((await a.get(`/api/courses/${course.courseId}/notes`)).status).toBe(403);
+  });
+
+  it('no unread count or answer mail for a question whose asker lost the video or its course', async () => {
+    const { a, b, aStudent, bStudent, course, video } = await school();
+    const ask = async (client: typeof a, title: string) =>
+      (await client.post(`/api/videos/${video}/questions`, { t: 4, title, text: '' })).body.question
+        ._id as string;
+    const answer = (id: string) => admin.post(`/api/questions/${id}/answers`, { text: 'Here is why.' });
+    const mailsTo = (email: string) => server.smtp.mails.filter((m) => m.to.includes(email)).length;
+    const aQuestion = await ask(a, 'Asked before losing the video');
+    const bQuestion = await ask(b, 'Asked before losing the course');
+    server.clock.advance(1_000);
+
+    // a loses the video (its grant revoked), b the course: staff answer both, then a classmate's.
+    await admin.post('/api/admin/video/revoke', { videoId: video, studentIds: [aStudent.id] });
+    await admin.post('/api/admin/course/revokeaccess', {
+      courseId: course.courseId,
+      studentId: bStudent.id,
+      accessrevokedreason: 'Left the bootcamp',
+    });
+    const before = { a: mailsTo(aStudent.email), b: mailsTo(bStudent.email) };
+    expect((await answer(aQuestion)).status).toBe(201);
+    expect((await answer(bQuestion)).status).toBe(201);
+    const c = await server.studentClient();
+    await enrol(server, course.courseId, c.student, new Date(server.clock.now().getTime() + 86_400_000), [
+      video,
+    ]);
+    const cBefore = server.smtp.mails.length;
+    const cQuestion = await ask(c.client, 'Still here');
+    server.clock.advance(1_000); // answered after it was asked: unread
+    expect((await answer(cQuestion)).status).toBe(201);
+    await server.smtp.waitFor(c.student.email, cBefore);
+    await new Promise((r) => setTimeout(r, 300)); // a mail handed over before c's has arrived by now
+
+    expect({ a: mailsTo(aStudent.email), b: mailsTo(bStudent.email) }).toEqual(before);
+    expect((await a.get('/api/questions/unread')).body).toEqual({ unread: 0 });
+    expect((await b.get('/api/questions/unread')).body).toEqual({ unread: 0 });
+    expect((await c.client.get('/api/questions/unread')).body).toEqual({ unread: 1 });
   });
 
   it('questions: classmates see them unnamed, add me too; staff answer, the asker is mailed, accepts', async () => {
