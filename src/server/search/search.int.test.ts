@@ -123,7 +123,18 @@ describe.each(testEngines())('search (%s)', (engine) => {
     // This course only.
     expect((await hitsOf(client, 'useEffect', courseId)).map((h) => h.videoId)).toEqual([first]);
     // Prefixes, phrases and identifiers.
-    expect((await hitsOf(client, 'useEff'))[0]?.videoId).toBeDefined();
+    const prefixed = await hitsOf(client, 'useEff');
+    expect(prefixed.map((h) => [h.videoId, h.t]).sort()).toEqual(
+      [
+        [first, 1],
+        [other.videoIds[0], 2],
+      ].sort(),
+    );
+    expect(prefixed.find((h) => h.videoId === first)!.snippet).toEqual([
+      { text: 'Today: the ', match: false },
+      { text: 'useEff', match: true },
+      { text: 'ect cleanup', match: false },
+    ]);
     for (const q of ['git rebase -i', '"git rebase"', '__init__', 'O(n log n)', 'cleanup'])
       expect(
         (await hitsOf(client, q)).map((h) => [h.videoId, h.t]),
