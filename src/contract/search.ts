@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Search inside lectures (issue 29, docs/SEARCH.md): caption cues, text on screen and machine
- * speech, each with its time. A snippet marks each match between SNIPPET_MARK.open and .close.
+ * speech, each with its time. A snippet is the hit's text in pieces: the matches and the text between.
  */
 export const SEARCH_SOURCES = ['captions', 'screen', 'speech'] as const;
 export type SearchSource = (typeof SEARCH_SOURCES)[number];
@@ -11,7 +11,6 @@ export type SearchSource = (typeof SEARCH_SOURCES)[number];
 export const MAX_SEARCH_QUERY = 200;
 /** Most hits an answer holds, best first. */
 export const MAX_SEARCH_HITS = 50;
-export const SNIPPET_MARK = { open: '\u00ab', close: '\u00bb' } as const;
 
 export const searchMessages = {
   queryInvalid: `Type between 1 and ${MAX_SEARCH_QUERY} characters to search.`,
@@ -35,6 +34,13 @@ export const SearchQuery = z.object({
 });
 export type SearchQuery = z.infer<typeof SearchQuery>;
 
+/**
+ * A piece of a hit's snippet: a match of the query or the text between, as written (pieces, not
+ * marks in the text, so no character of the text can read as a mark).
+ */
+export const SnippetPiece = z.strictObject({ text: z.string(), match: z.boolean() });
+export type SnippetPiece = z.infer<typeof SnippetPiece>;
+
 export const SearchHit = z.strictObject({
   videoId: z.string(),
   courseId: z.string().nullable(),
@@ -42,7 +48,7 @@ export const SearchHit = z.strictObject({
   /** Seconds from the start of the video. */
   t: z.number(),
   source: z.enum(SEARCH_SOURCES),
-  snippet: z.string(),
+  snippet: z.array(SnippetPiece),
   /**
    * A small picture of that moment (`GET /api/videos/:videoId/frame?t=SECOND`, with the video's own
    * access rule); null when there is none to show.

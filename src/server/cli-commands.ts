@@ -59,6 +59,7 @@ export const CLI_OPTIONS = {
   'database-url': { type: 'string' },
   'media-store': { type: 'string' },
   replace: { type: 'boolean' },
+  'allow-unsealed': { type: 'boolean' },
   'signing-key': { type: 'string' },
   'old-signing-key': { type: 'string' },
   video: { type: 'string' },
@@ -450,11 +451,11 @@ export const COMMANDS: readonly Command[] = [
   backupTool('backup:list', 'List the complete backups, newest first: [--from DEST]'),
   backupTool(
     'backup:verify',
-    'Check backup ID: load its dump into a throwaway database, re-hash every object: ID [--from DEST]',
+    'Check backup ID: load its dump into a throwaway database, re-hash every object: ID [--from DEST] [--allow-unsealed]',
   ),
   backupTool(
     'restore',
-    'Restore backup ID into an empty install: ID [--from DEST] [--database-url URL] [--media-store local|s3] [--replace] [--signing-key KEY]',
+    'Restore backup ID into an empty install: ID [--from DEST] [--database-url URL] [--media-store local|s3] [--replace] [--signing-key KEY] [--allow-unsealed]',
   ),
   {
     name: 'trace:file',

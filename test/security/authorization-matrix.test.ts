@@ -14,6 +14,7 @@ import { routes, type RouteKey } from '../../src/contract/routes';
 import { FRESH_FACTOR_SECONDS } from '../../src/contract/constants';
 import { serverMessages } from '../../src/contract/messages';
 import { defaultCases, keeps, type Promised } from './matrix-defaults';
+import { INSTRUCTOR_RIGHTS, instructorRight } from './instructor-rights';
 import { buildWorld, ROLES, type Role, type World } from './world';
 
 /**
@@ -101,28 +102,36 @@ describe('authorization matrix', () => {
     expect(unexplained.map(([route]) => route)).toEqual([]);
   });
 
-  it("states every staff route's instructor right, and gives the two instructors what it says", () => {
+  it("states every staff route's instructor right as written out here, and gives the two instructors what it says", () => {
     const failures: string[] = [];
     for (const [route, entry] of Object.entries(routes)) {
       const staff = entry.auth === 'admin' || entry.auth === 'admin-signin';
-      if (staff !== 'instructor' in entry)
-        failures.push(`${route}: instructor right ${staff ? 'missing' : 'on a non-staff route'}`);
+      const written = INSTRUCTOR_RIGHTS.get(route);
+      if (!staff && ('instructor' in entry || written))
+        failures.push(`${route}: an instructor right on a non-staff route`);
+      if (staff && (!('instructor' in entry) || entry.instructor !== written))
+        failures.push(
+          `${route}: instructor right ${'instructor' in entry ? entry.instructor : 'missing'} in the route table, ${written ?? 'none'} written out in instructor-rights.ts`,
+        );
     }
+    for (const route of INSTRUCTOR_RIGHTS.keys())
+      if (!(route in routes)) failures.push(`${route}: in instructor-rights.ts, not in the route table`);
     for (const row of MATRIX) {
       const entry = routes[row.route as RouteKey];
       if (!entry || (entry.auth !== 'admin' && entry.auth !== 'admin-signin')) continue;
+      const right = instructorRight(row.route);
       for (const testCase of row.cases) {
         const label = testCase.name ? `${row.route} (${testCase.name})` : row.route;
         const admin = testCase.expect.admin;
         const mine = expected(row.route, testCase.expect, 'instructorOfThisCourse');
         const other = expected(row.route, testCase.expect, 'instructorOfAnotherCourse');
-        if (entry.instructor === 'none' && (mine !== 403 || other !== 403))
+        if (right === 'none' && (mine !== 403 || other !== 403))
           failures.push(`${label}: admins only, yet the instructors get ${mine} and ${other}`);
-        if (entry.instructor === 'own' && (mine !== admin || other !== admin))
+        if (right === 'own' && (mine !== admin || other !== admin))
           failures.push(
             `${label}: their own account, yet the instructors get ${mine} and ${other}, the admin ${admin}`,
           );
-        if (entry.instructor === 'courses') {
+        if (right === 'courses') {
           if ((mine === 403) !== (admin === 403))
             failures.push(`${label}: the instructor of its course gets ${mine}, the admin ${admin}`);
           if (other < 400 && !OPEN_TO_OTHER_INSTRUCTORS.includes(row.route as RouteKey))

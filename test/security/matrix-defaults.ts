@@ -3,6 +3,7 @@ import { splitRouteKey } from '../../src/contract/route-kit';
 import { routes, type RouteKey } from '../../src/contract/routes';
 import { UNKNOWN } from '../support/course-fixtures';
 import type { Call } from './matrix-kit';
+import { instructorRight } from './instructor-rights';
 import { INSTRUCTOR_ROLES, ROLES, type Role } from './world';
 
 /** The roles each guarded auth level lets past its guard (anonymous is always 401). */
@@ -55,7 +56,7 @@ export function defaultCases(): DefaultCase[] {
     // Instructors pass a staff route's guard where its instructor right is not 'none', and every viewer route's.
     const instructorsIn =
       entry.auth === 'viewer' ||
-      ((entry.auth === 'admin' || entry.auth === 'admin-signin') && entry.instructor !== 'none');
+      ((entry.auth === 'admin' || entry.auth === 'admin-signin') && instructorRight(route) !== 'none');
     const admitted: readonly Role[] = [...ADMITTED[entry.auth], ...(instructorsIn ? INSTRUCTOR_ROLES : [])];
     const harmless = method === 'GET' || 'body' in entry || 'params' in entry || 'headers' in entry;
     const expect: DefaultCase['expect'] = {};

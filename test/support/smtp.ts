@@ -14,12 +14,18 @@ export class TestSmtpServer {
   private waiters: (() => void)[] = [];
   /** While set, every message is refused (SMTP outage). */
   refuse = false;
+  /** Addresses (lower case) refused at RCPT TO with 550, as a server does for a mailbox it will not take. */
+  readonly refusedRecipients = new Set<string>();
 
   constructor() {
     this.server = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS', 'AUTH'],
       logger: false,
+      onRcptTo: (address, _session, callback) => {
+        if (!this.refusedRecipients.has(address.address.toLowerCase())) return callback();
+        callback(Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }));
+      },
       onData: (stream, _session, callback) => {
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));

@@ -80,8 +80,9 @@ export async function backupCommand(
   }
   const id = positionals[0];
   if (!id) throw new BackupError(`Name the backup: ${command} ID (see backup:list).`);
+  const allowUnsealed = values['allow-unsealed'] === true;
   if (command === 'backup:verify') {
-    const report = await verifyBackup({ config }, id, { target: from });
+    const report = await verifyBackup({ config }, id, { target: from, allowUnsealed });
     console.log(
       `Backup ${id} is sound: ${report.sealed ? 'its manifest is authentic, ' : ''}${report.tables} tables (${report.rows} rows) match the manifest, ${report.objects} objects (${mb(report.bytes)}) match their SHA-256.`,
     );
@@ -100,6 +101,7 @@ export async function backupCommand(
     databaseUrl: typeof values['database-url'] === 'string' ? values['database-url'] : undefined,
     mediaStore: store,
     replace: values.replace === true,
+    allowUnsealed,
     signingKey: typeof values['signing-key'] === 'string' ? values['signing-key'] : undefined,
     askSigningKey,
     onLine: (line) => console.log(line),

@@ -131,13 +131,20 @@ export function parseManifest(bytes: Buffer, id: string): ReadManifest {
   return { manifest, seal: envelope.seal ?? null, body: envelope.manifest };
 }
 
+/** Why backup `m` has no seal, as the restore and its refusal say it. */
+export const unsealedBecause = (m: Manifest) =>
+  m.formatVersion < 2 ? 'taken by an older Lectern' : 'taken without BACKUP_PASSPHRASE';
+
 /**
  * The manifest once its seal is checked, and the backup's keys: before anything else of the
- * backup is read. Unsealed backups (format 1, or taken without a passphrase) answer no keys.
+ * backup is read. Unsealed backups (format 1, or taken without a passphrase) answer no keys, and
+ * under a passphrase only with `allowUnsealed` (`--allow-unsealed`): removing a seal must not be a
+ * way around it.
  */
 export async function openManifest(
   read: ReadManifest,
   passphrase: string | undefined,
+  allowUnsealed = false,
 ): Promise<{ manifest: Manifest; keys: BackupKeys | undefined }> {
   const { manifest, seal, body } = read;
   const id = manifest.id;
@@ -145,6 +152,10 @@ export async function openManifest(
     if (manifest.formatVersion >= 2 && manifest.database.encrypted)
       throw new BackupError(
         `Backup ${id} has been tampered with: its encrypted dump has no sealed manifest.`,
+      );
+    if (passphrase && !allowUnsealed)
+      throw new BackupError(
+        `Backup ${id} is not sealed (${unsealedBecause(manifest)}), though this school's backups are: nothing proves Lectern wrote it as it is, or that no one removed its seal. Add --allow-unsealed to use it anyway.`,
       );
     return { manifest, keys: undefined };
   }

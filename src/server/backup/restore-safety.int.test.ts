@@ -14,6 +14,7 @@ import { auditEvents } from '../db/schema';
 import { runDoctor } from '../health/doctor';
 import { createTestDatabase, testEngines } from '../../../test/support/databases';
 import { suiteTempDirs } from '../../../test/support/temp-dirs';
+import { runCli } from '../../../test/support/processes';
 import { later, TestServer } from '../../../test/support/test-server';
 import { printBackupSummary } from './cli-commands';
 import { openSegmentKey } from '../videos/video-secrets';
@@ -164,6 +165,54 @@ describe.each(testEngines())('a backup without a passphrase, and a dump someone 
     }
   }, 120_000);
 
+  it('is refused by backup:verify and restore of a school with BACKUP_PASSPHRASE, the refusal naming --allow-unsealed, and used with it', async () => {
+    const dataDir = await tempDir('lectern-restored-unsealed-');
+    const database = engine === 'postgres' ? await createTestDatabase('postgres') : undefined;
+    const env = {
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      SEED_DEMO: 'false',
+      BACKUP_PASSPHRASE: 'the-school-passphrase',
+      ...(database ? { DATABASE_URL: database.url } : {}),
+    };
+    const restore = [
+      'restore',
+      summary.id,
+      '--from',
+      target,
+      '--signing-key',
+      server.ctx.signingKey.toString('hex'),
+    ];
+    const verify = ['backup:verify', summary.id, '--from', target];
+    // Taken without a passphrase, or its seal removed: the school cannot tell the two apart.
+    const refusal = `Backup ${summary.id} is not sealed (taken without BACKUP_PASSPHRASE), though this school's backups are: nothing proves Lectern wrote it as it is, or that no one removed its seal. Add --allow-unsealed to use it anyway.\n`;
+    try {
+      for (const args of [verify, restore])
+        expect(await runCli(args, env), args[0]).toMatchObject({ code: 2, stderr: refusal });
+      expect(await readdir(dataDir)).toEqual([]);
+
+      const verified = await runCli([...verify, '--allow-unsealed'], env);
+      expect(verified).toMatchObject({
+        code: 0,
+        stdout: expect.stringContaining(`Backup ${summary.id} is sound`),
+      });
+      const restored = await runCli([...restore, '--allow-unsealed'], env);
+      expect(restored.code, restored.stderr).toBe(0);
+      expect(restored.stdout).toContain(`Backup ${summary.id} is not sealed`);
+      const opened = await openDatabase({ url: database?.url, dataDir, migrate: false });
+      try {
+        const audit = await opened.db.execute(
+          sql`select details from audit_events where action = 'backup.restored'`,
+        );
+        expect(audit.rows).toMatchObject([{ details: { backupId: summary.id, allowUnsealed: true } }]);
+      } finally {
+        await opened.close();
+      }
+    } finally {
+      await database?.drop();
+    }
+  }, 180_000);
+
   // The embedded database is the running server's own (one process): PostgreSQL shows it.
   it.skipIf(engine === 'pglite')(
     'writes a refused restore over a running install to its audit log and as a log line',
@@ -286,7 +335,11 @@ describe.each(testEngines())('a backup without a passphrase, and a dump someone 
       ...(database ? { DATABASE_URL: database.url } : {}),
     });
     try {
-      const report = await restoreBackup(config, id, { from: target });
+      // Format 1 had no seal: under a passphrase it is restored only when asked for.
+      await expect(restoreBackup(config, id, { from: target })).rejects.toThrow(
+        `Backup ${id} is not sealed (taken by an older Lectern)`,
+      );
+      const report = await restoreBackup(config, id, { from: target, allowUnsealed: true });
       expect(report).toMatchObject({ rows: 5, signingKey: 'from-backup', videosWithoutKeys: 0 });
       expect(await readFile(path.join(dataDir, 'signing.key'), 'utf8')).toBe(
         Buffer.from(restoredKey).toString('hex'),

@@ -19,7 +19,7 @@ import { readManifest } from './catalog';
 import { checkDump, checkObjects, loadBackup } from './checks';
 import type { BackupKeys } from './encryption';
 import { BackupError } from './errors';
-import { FORMAT_VERSION, objectKey, openManifest, type Manifest } from './manifest';
+import { FORMAT_VERSION, objectKey, openManifest, unsealedBecause, type Manifest } from './manifest';
 import { runBackup } from './run-backup';
 import { videoKeysUnreadable, videosNeedRekey } from '../../contract/backups';
 import { keyFingerprint, matchSigningKey, openSigningKey } from './secrets';
@@ -50,6 +50,7 @@ export async function restoreBackup(
     osUser: osUser(),
     host: hostname(),
     replace: options.replace === true,
+    allowUnsealed: options.allowUnsealed === true,
   };
   const reached = { database: false };
   try {
@@ -134,14 +135,18 @@ async function restore(
   const source = openTarget(config.backup, options.from, config.s3);
   try {
     // The seal first: nothing else of the backup is read before it checks out.
-    const { manifest, keys } = await openManifest(await readManifest(source, id), config.backup.passphrase);
+    const { manifest, keys } = await openManifest(
+      await readManifest(source, id),
+      config.backup.passphrase,
+      options.allowUnsealed,
+    );
     if (manifest.formatVersion > FORMAT_VERSION || !knowsMigration(manifest.lastMigration))
       throw new BackupError(
         `Backup ${id} was made by a newer Lectern (${manifest.lecternVersion}, migration ${manifest.lastMigration}): upgrade this install first.`,
       );
     if (!keys && config.backup.passphrase)
       say(
-        `Backup ${id} is not sealed (taken ${manifest.formatVersion < 2 ? 'by an older Lectern' : 'without BACKUP_PASSPHRASE'}): nothing proves Lectern wrote it as it is.`,
+        `Backup ${id} is not sealed (${unsealedBecause(manifest)}): nothing proves Lectern wrote it as it is (restored under --allow-unsealed).`,
       );
     const key = await signingKeyOf(manifest, keys, config, options);
     say(`Checking backup ${id} (${manifest.media.length} objects)…`);

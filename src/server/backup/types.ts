@@ -89,7 +89,12 @@ export interface PruneResult {
   freedBytes: number;
 }
 
-export interface VerifyOptions {
+/** Under BACKUP_PASSPHRASE, use a backup that has no seal (`--allow-unsealed`); refused otherwise. */
+interface UnsealedOption {
+  allowUnsealed?: boolean;
+}
+
+export interface VerifyOptions extends UnsealedOption {
   target?: string;
   onProgress?: (progress: { phase: 'database' | 'media'; done: number; total: number }) => void;
 }
@@ -105,7 +110,7 @@ export interface VerifyReport {
   videosWithoutKeys: number;
 }
 
-export interface RestoreOptions {
+export interface RestoreOptions extends UnsealedOption {
   /** Where the backup is; default BACKUP_TARGET. */
   from?: string;
   /** The database to restore into; default DATABASE_URL (unset: the embedded one in DATA_DIR). */

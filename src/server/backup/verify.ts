@@ -18,6 +18,7 @@ export async function verifyBackup(
     const { manifest, keys } = await openManifest(
       await readManifest(target, id),
       ctx.config.backup.passphrase,
+      options.allowUnsealed,
     );
     options.onProgress?.({ phase: 'database', done: 0, total: 1 });
     const database = await checkDumpInMemory(target, manifest, keys);

@@ -1,6 +1,6 @@
-import { and, eq, gte, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, sql, type Column, type SQL } from 'drizzle-orm';
 import type { AccessState } from '../../contract/access-policy';
-import { enrollments } from '../db/schema';
+import { enrollments, videoAccess, videos } from '../db/schema';
 
 /**
  * The access rule (src/contract/access-policy.ts) in SQL, for queries that filter lists in the
@@ -22,4 +22,13 @@ export function enrollmentState(now: Date, timeZone: string): SQL<AccessState> {
     when ${enrollments.accessExpiration} < ${at}::timestamptz then 'expired'
     when ${day(enrollments.accessExpiration)} = ${day(sql`${at}::timestamptz`)} then 'expires-today'
     else 'active' end`;
+}
+
+/**
+ * Whether `student` (a column of the query) may watch the query's `videos` row at `now`: a grant of
+ * the video and an active enrollment in its course, the rule of videos/access.ts's checkWatch.
+ */
+export function watchesVideo(student: Column, now: Date): SQL {
+  return sql`exists (select 1 from ${videoAccess} where ${videoAccess.videoId} = ${videos.id} and ${videoAccess.studentId} = ${student})
+    and exists (select 1 from ${enrollments} where ${enrollments.courseId} = ${videos.courseId} and ${enrollments.studentId} = ${student} and ${activeEnrollment(now)})`;
 }

@@ -5,6 +5,8 @@ declare module '../jobs/types' {
     'learning.frame': { questionId: string };
     /** Mails staff one digest of the questions asked since the last one (hourly, when there are any). */
     'learning.digest': Record<string, never>;
+    /** Mails one staff member the digest that was refused for them while the others went out. */
+    'learning.digest-resend': { staffId: string; questionIds: string[] };
   }
 }
 

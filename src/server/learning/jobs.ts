@@ -1,7 +1,7 @@
 import type { AppContext } from '../context';
 import type { JobHandler } from '../jobs/types';
 import { createMediaTools } from '../media/ffmpeg';
-import { digestHandler } from './digest';
+import { digestHandler, digestResendHandler } from './digest';
 import { frameHandler } from './frames';
 import './job-types';
 
@@ -11,9 +11,11 @@ export { DIGEST_EVERY_MS, LEARNING_TYPE_LIMITS } from './job-types';
 export function learningJobHandlers(ctx: AppContext): {
   'learning.frame': JobHandler<'learning.frame'>;
   'learning.digest': JobHandler<'learning.digest'>;
+  'learning.digest-resend': JobHandler<'learning.digest-resend'>;
 } {
   return {
     'learning.frame': frameHandler(ctx, { tools: createMediaTools(ctx.config) }),
     'learning.digest': digestHandler(ctx),
+    'learning.digest-resend': digestResendHandler(ctx),
   };
 }

@@ -1,7 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { learningMessages, QUESTIONS_PER_HOUR, TEXT_MAX_CHARS } from '../../contract/learning';
-import { auditEvents, enrollments, notes, questions, users } from '../db/schema';
+import { auditEvents, enrollments, jobs, notes, questions, users, videos } from '../db/schema';
+import type { JobRunContext } from '../jobs/types';
+import { learningJobHandlers } from './jobs';
 import { testEngines } from '../../../test/support/databases';
 import { makeClip, suiteMedia } from '../../../test/support/media-kit';
 import { createMediaTools } from '../media/ffmpeg';
@@ -10,11 +12,29 @@ import { takeFrame } from './frames';
 import { outboxMails } from '../../../test/support/outbox';
 import { sendDigest, staffOfCourse } from './digest';
 import { suiteAdmin, suiteServer } from '../../../test/support/test-server';
-import { download, watchedCourse } from '../../../test/support/watch-fixtures';
+import { download, enrol, watchedCourse } from '../../../test/support/watch-fixtures';
 
 describe.each(testEngines())('notes and questions (%s)', (engine) => {
   const server = suiteServer({ engine });
   const admin = suiteAdmin(server);
+
+  /** Runs the queued jobs of `type` with the domain's handler, as a worker would; answers how many. */
+  async function runQueued(type: keyof ReturnType<typeof learningJobHandlers>): Promise<number> {
+    const queued = await server.ctx.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.type, type), eq(jobs.status, 'queued')));
+    const handler = learningJobHandlers(server.ctx)[type] as (
+      payload: unknown,
+      run: JobRunContext,
+    ) => Promise<void>;
+    for (const job of queued) {
+      const run = { jobId: job.id, attempt: 1, signal: new AbortController().signal, log: server.ctx.logger };
+      await handler(job.payload, run);
+      await server.ctx.db.update(jobs).set({ status: 'done' }).where(eq(jobs.id, job.id));
+    }
+    return queued.length;
+  }
 
   /** Two students of one course of two 100 s lectures, and a student of another course. */
   async function school() {
@@ -29,6 +49,7 @@ describe.each(testEngines())('notes and questions (%s)', (engine) => {
       b: b.client,
       other: other.client,
       aStudent: a.student,
+      bStudent: b.student,
       course,
       video: course.videoIds[0]!,
     };
@@ -87,6 +108,18 @@ describe.each(testEngines())('notes and questions (%s)', (engine) => {
     expect((await a.get(`/api/videos/${video}/notes`)).body.notes).toHaveLength(1);
   });
 
+  it("exports notes with a lecture's title as literal Markdown: its HTML and link come out as characters", async () => {
+    const { a, course, video } = await school();
+    await server.ctx.db
+      .update(videos)
+      .set({ title: '<img src=x onerror=alert(1)> [x](javascript:alert(1))' })
+      .where(eq(videos.id, video));
+    await a.post(`/api/videos/${video}/notes`, { t: 5, text: 'see <b>this</b>' });
+    const md = await a.get(`/api/courses/${course.courseId}/notes?format=md`);
+    expect(md.body).toContain('## \\<img src=x onerror=alert(1)\\> \\[x\\](javascript:alert(1))\n');
+    expect(md.body).toContain('- **0:05** see \\<b\\>this\\</b\\>\n');
+  });
+
   it('a student who loses the course loses its notes and questions', async () => {
     const { a, aStudent, course, video } = await school();
     const note = await a.post(`/api/videos/${video}/notes`, { t: 1, text: 'kept' });
@@ -100,6 +133,44 @@ describe.each(testEngines())('notes and questions (%s)', (engine) => {
     expect((await a.request('DELETE', `/api/notes/${note.body.note._id}`)).status).toBe(403);
     expect((await a.post(`/api/questions/${asked.body.question._id}/me-too`)).status).toBe(403);
     expect((await a.get(`/api/courses/${course.courseId}/notes`)).status).toBe(403);
+  });
+
+  it('no unread count or answer mail for a question whose asker lost the video or its course', async () => {
+    const { a, b, aStudent, bStudent, course, video } = await school();
+    const ask = async (client: typeof a, title: string) =>
+      (await client.post(`/api/videos/${video}/questions`, { t: 4, title, text: '' })).body.question
+        ._id as string;
+    const answer = (id: string) => admin.post(`/api/questions/${id}/answers`, { text: 'Here is why.' });
+    const mailsTo = (email: string) => server.smtp.mails.filter((m) => m.to.includes(email)).length;
+    const aQuestion = await ask(a, 'Asked before losing the video');
+    const bQuestion = await ask(b, 'Asked before losing the course');
+    server.clock.advance(1_000);
+
+    // a loses the video (its grant revoked), b the course: staff answer both, then a classmate's.
+    await admin.post('/api/admin/video/revoke', { videoId: video, studentIds: [aStudent.id] });
+    await admin.post('/api/admin/course/revokeaccess', {
+      courseId: course.courseId,
+      studentId: bStudent.id,
+      accessrevokedreason: 'Left the bootcamp',
+    });
+    const before = { a: mailsTo(aStudent.email), b: mailsTo(bStudent.email) };
+    expect((await answer(aQuestion)).status).toBe(201);
+    expect((await answer(bQuestion)).status).toBe(201);
+    const c = await server.studentClient();
+    await enrol(server, course.courseId, c.student, new Date(server.clock.now().getTime() + 86_400_000), [
+      video,
+    ]);
+    const cBefore = server.smtp.mails.length;
+    const cQuestion = await ask(c.client, 'Still here');
+    server.clock.advance(1_000); // answered after it was asked: unread
+    expect((await answer(cQuestion)).status).toBe(201);
+    await server.smtp.waitFor(c.student.email, cBefore);
+    await new Promise((r) => setTimeout(r, 300)); // a mail handed over before c's has arrived by now
+
+    expect({ a: mailsTo(aStudent.email), b: mailsTo(bStudent.email) }).toEqual(before);
+    expect((await a.get('/api/questions/unread')).body).toEqual({ unread: 0 });
+    expect((await b.get('/api/questions/unread')).body).toEqual({ unread: 0 });
+    expect((await c.client.get('/api/questions/unread')).body).toEqual({ unread: 1 });
   });
 
   it('questions: classmates see them unnamed, add me too; staff answer, the asker is mailed, accepts', async () => {
@@ -204,6 +275,32 @@ describe.each(testEngines())('notes and questions (%s)', (engine) => {
     expect((await staffOfCourse(server.ctx.db, course.courseId)).map((s) => s.id)).not.toContain(
       strangerRow.id,
     );
+  });
+
+  it('a digest mail the SMTP server refuses is owed to that staff member alone: sent once it is taken, not again to the others', async () => {
+    const { a, course, video } = await school();
+    const { instructor } = await server.instructorClient([course.courseId]);
+    await sendDigest(server.ctx); // the questions of earlier tests out of the way
+    await a.post(`/api/videos/${video}/questions`, { t: 9, title: 'Refused for the tutor', text: '' });
+    const digestsTo = (email: string) =>
+      server.smtp.mails.filter((m) => m.to.includes(email) && m.text.includes('Refused for the tutor'));
+
+    server.smtp.refusedRecipients.add(instructor.email);
+    try {
+      expect(await sendDigest(server.ctx)).toBe(1);
+    } finally {
+      server.smtp.refusedRecipients.delete(instructor.email);
+    }
+    const [staff] = await server.ctx.db.select().from(users).where(eq(users.id, admin.id));
+    expect(digestsTo(staff!.email)).toHaveLength(1);
+    expect(digestsTo(instructor.email)).toEqual([]);
+
+    // The next hourly digest names nothing new; the refused one goes out on its own, to the tutor only.
+    expect(await sendDigest(server.ctx)).toBe(0);
+    expect(await runQueued('learning.digest-resend')).toBe(1);
+    expect(digestsTo(instructor.email)).toHaveLength(1);
+    expect(digestsTo(staff!.email)).toHaveLength(1);
+    expect(await runQueued('learning.digest-resend')).toBe(0);
   });
 
   it('the staff queue: open questions, unanswered and most me-too first; close and hide', async () => {

@@ -1,5 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { formatMoment, learningMessages, type CourseNotesResponse, type Note } from '../../contract/learning';
+import { learningMessages, type CourseNotesResponse, type Note } from '../../contract/learning';
 import type { Db } from '../db/client';
 import { isUuid } from '../db/ids';
 import { courses, notes, videos } from '../db/schema';
@@ -96,31 +96,4 @@ export async function courseNotes(db: Db, studentId: string, courseId: string): 
     video.notes.push(presentNote(note));
   }
   return { course: { _id: course.id, name: course.name }, videos: [...byVideo.values()] };
-}
-
-/** Markdown of a course's notes: a heading per lecture, a bullet per note at its moment. */
-export function notesMarkdown(notesOf: CourseNotesResponse): string {
-  const lines = [`# ${oneLine(notesOf.course.name)}: my notes`, ''];
-  for (const video of notesOf.videos) {
-    lines.push(`## ${oneLine(video.title)}`, '');
-    for (const note of video.notes) {
-      const [first, ...rest] = note.text.split(/\r?\n/);
-      lines.push(`- **${formatMoment(note.t)}** ${first}`);
-      for (const line of rest) lines.push(`  ${line}`);
-    }
-    lines.push('');
-  }
-  return lines.join('\n');
-}
-
-const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
-
-/** A file name for the export: the course's name in safe characters. */
-export function notesFileName(courseName: string): string {
-  const slug = courseName
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '')
-    .slice(0, 60);
-  return `${slug || 'course'}-notes.md`;
 }

@@ -7,6 +7,7 @@ import {
   type QuestionStatus,
   type QueueQuestion,
 } from '../../contract/learning';
+import { watchesVideo } from '../courses/access-sql';
 import type { Db } from '../db/client';
 import { isUuid } from '../db/ids';
 import {
@@ -211,16 +212,18 @@ export async function markSeen(db: Db, question: Row, now: Date): Promise<void> 
 }
 
 /** Answers to the student's questions they have not read yet, across every video they may still watch. */
-export async function unreadCount(db: Db, studentId: string): Promise<number> {
+export async function unreadCount(db: Db, studentId: string, now: Date): Promise<number> {
   const [c] = await db
     .select({ n: count() })
     .from(questionAnswers)
     .innerJoin(questions, eq(questions.id, questionAnswers.questionId))
+    .innerJoin(videos, eq(videos.id, questions.videoId))
     .where(
       and(
         eq(questions.askerId, studentId),
         gt(questionAnswers.createdAt, questions.askerSeenAt),
         ne(questions.status, 'hidden'),
+        watchesVideo(questions.askerId, now),
       ),
     );
   return Number(c?.n ?? 0);
@@ -277,13 +280,13 @@ export async function videoLearningCounts(
   return { notes: Number(n?.n ?? 0), questions: Number(q?.n ?? 0) };
 }
 
-/** The asker's address and the question's place, for the "answered" mail. */
-export async function askerOf(db: Db, question: Row) {
+/** The asker's address and the question's place, for the "answered" mail; none once they may not watch it. */
+export async function askerOf(db: Db, question: Row, now: Date) {
   const [row] = await db
     .select({ email: users.email, name: users.name, videoTitle: videos.title, courseId: videos.courseId })
     .from(users)
     .innerJoin(videos, eq(videos.id, question.videoId))
-    .where(eq(users.id, question.askerId))
+    .where(and(eq(users.id, question.askerId), watchesVideo(users.id, now)))
     .limit(1);
   return row;
 }

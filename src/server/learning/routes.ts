@@ -13,16 +13,8 @@ import { mediaKeys } from '../media/store';
 import { requireCourse, requireWatch, requireWatchedVideo, checkMoment, type Viewer } from './access';
 import { FRAME_ATTEMPTS } from './job-types';
 import { answeredMail } from './mails';
-import {
-  addNote,
-  courseNotes,
-  deleteNote,
-  listNotes,
-  notesFileName,
-  notesMarkdown,
-  ownNote,
-  updateNote,
-} from './notes';
+import { notesFileName, notesMarkdown } from './notes-markdown';
+import { addNote, courseNotes, deleteNote, listNotes, ownNote, updateNote } from './notes';
 import {
   acceptAnswer,
   answerQuestion,
@@ -130,7 +122,7 @@ export const learningRoutes: FastifyPluginAsync<AccountRouteOptions & { wakeJobs
     },
     'GET /api/questions/unread': async ({ session }) => {
       requireOpenTo(session.user, now(), ctx.config);
-      return { unread: await unreadCount(ctx.db, session.user.id) };
+      return { unread: await unreadCount(ctx.db, session.user.id, now()) };
     },
     'POST /api/questions/:questionId/me-too': async ({ session, params }) => {
       const question = await readableQuestion(session.user, params.questionId);
@@ -147,8 +139,8 @@ export const learningRoutes: FastifyPluginAsync<AccountRouteOptions & { wakeJobs
       const question = await questionById(ctx.db, params.questionId, session.user);
       const answered = await answerQuestion(ctx.db, question, session.user, body.text, now());
       ctx.metrics.questionAnswers.inc();
-      // The asker is mailed; a mail that cannot be handed over does not undo the answer.
-      const asker = await askerOf(ctx.db, question);
+      // The asker is mailed while they may watch the video; a mail that cannot be handed over does not undo the answer.
+      const asker = await askerOf(ctx.db, question, now());
       if (asker) {
         ctx.mailer
           .send(answeredMail(ctx.config.productName, asker, question))

@@ -2,10 +2,11 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import {
   frameUrlOf,
   MAX_SEARCH_HITS,
-  SNIPPET_MARK,
   type SearchHit,
+  type SnippetPiece,
   type SearchSource,
 } from '../../contract/search';
+import { matchSpans } from '../../contract/text-matches';
 import type { Db } from '../db/client';
 import { rowsOf, uuidArray } from '../db/raw';
 import { searchEntries, searchTerms, videos } from '../db/schema';
@@ -75,35 +76,33 @@ export function parseQuery(input: string): ParsedQuery {
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** A short piece of `text` around its first match, every match wrapped in SNIPPET_MARK. */
-export function snippetOf(text: string, marks: readonly string[]): string {
+/** A short piece of `text` around its longest match (the first of them), in pieces: the matches and the text between. */
+export function snippetOf(text: string, marks: readonly string[]): SnippetPiece[] {
   const flat = text.replace(/\s+/g, ' ').trim();
-  const lower = flat.toLowerCase();
-  const found = marks
-    .map((m) => ({ m, at: lower.indexOf(m) }))
-    .filter((f) => f.at >= 0)
-    .sort((a, b) => b.m.length - a.m.length || a.at - b.at)[0];
-  const centre = found?.at ?? 0;
-  const from = Math.max(0, centre - SNIPPET_RADIUS);
-  const to = Math.min(flat.length, centre + (found?.m.length ?? 0) + SNIPPET_RADIUS);
-  const piece = flat.slice(from, to);
-  const pieceLower = piece.toLowerCase();
-  // Mark the longest matches first and never inside a mark already made.
-  const spans: [number, number][] = [];
-  for (const m of [...marks].sort((a, b) => b.length - a.length)) {
-    for (let at = pieceLower.indexOf(m); at >= 0 && m; at = pieceLower.indexOf(m, at + m.length)) {
-      if (!spans.some(([s, e]) => at < e && at + m.length > s)) spans.push([at, at + m.length]);
-    }
-  }
-  spans.sort((a, b) => a[0] - b[0]);
-  let out = '';
-  let cursor = 0;
-  for (const [s, e] of spans) {
-    out += `${piece.slice(cursor, s)}${SNIPPET_MARK.open}${piece.slice(s, e)}${SNIPPET_MARK.close}`;
+  const spans = matchSpans(flat, marks);
+  const longest = spans.reduce<[number, number] | undefined>(
+    (best, span) => (!best || span[1] - span[0] > best[1] - best[0] ? span : best),
+    undefined,
+  );
+  const from = Math.max(0, (longest?.[0] ?? 0) - SNIPPET_RADIUS);
+  const to = Math.min(flat.length, (longest?.[1] ?? 0) + SNIPPET_RADIUS);
+  const pieces: SnippetPiece[] = [];
+  const add = (piece: string, match: boolean) => {
+    const last = pieces.at(-1);
+    if (!piece) return;
+    if (last && !last.match && !match) last.text += piece;
+    else pieces.push({ text: piece, match });
+  };
+  add(from > 0 ? '…' : '', false);
+  let cursor = from;
+  for (const [s, e] of spans.filter(([s, e]) => s >= from && e <= to)) {
+    add(flat.slice(cursor, s), false);
+    add(flat.slice(s, e), true);
     cursor = e;
   }
-  out += piece.slice(cursor);
-  return `${from > 0 ? '…' : ''}${out}${to < flat.length ? '…' : ''}`;
+  add(flat.slice(cursor, to), false);
+  add(to < flat.length ? '…' : '', false);
+  return pieces;
 }
 
 export interface SearchScope {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_SEARCH_HITS, SNIPPET_MARK, type SearchHit } from '../../contract/search';
+import { MAX_SEARCH_HITS, type SearchHit } from '../../contract/search';
 import { rowsOf } from '../db/raw';
 import { enrollments, jobs, searchEntries, searchIndexState, videos } from '../db/schema';
 import type { JobRunContext } from '../jobs/types';
@@ -114,7 +114,7 @@ describe.each(testEngines())('search (%s)', (engine) => {
         [other.videoIds[0], 2, 'captions'],
       ]),
     );
-    expect(hits[0]!.snippet).toContain(`${SNIPPET_MARK.open}useEffect${SNIPPET_MARK.close}`);
+    expect(hits[0]!.snippet).toContainEqual({ text: 'useEffect', match: true });
     expect(hits.find((h) => h.videoId === first)).toMatchObject({
       courseId,
       title: 'Lecture 1',
@@ -123,7 +123,18 @@ describe.each(testEngines())('search (%s)', (engine) => {
     // This course only.
     expect((await hitsOf(client, 'useEffect', courseId)).map((h) => h.videoId)).toEqual([first]);
     // Prefixes, phrases and identifiers.
-    expect((await hitsOf(client, 'useEff'))[0]?.videoId).toBeDefined();
+    const prefixed = await hitsOf(client, 'useEff');
+    expect(prefixed.map((h) => [h.videoId, h.t]).sort()).toEqual(
+      [
+        [first, 1],
+        [other.videoIds[0], 2],
+      ].sort(),
+    );
+    expect(prefixed.find((h) => h.videoId === first)!.snippet).toEqual([
+      { text: 'Today: the ', match: false },
+      { text: 'useEff', match: true },
+      { text: 'ect cleanup', match: false },
+    ]);
     for (const q of ['git rebase -i', '"git rebase"', '__init__', 'O(n log n)', 'cleanup'])
       expect(
         (await hitsOf(client, q)).map((h) => [h.videoId, h.t]),

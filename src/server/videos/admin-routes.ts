@@ -33,7 +33,7 @@ export const videoAdminRoutes: FastifyPluginAsync<RouteOptions> = async (app, { 
       }
       return {
         message: adminToasts.videoUploaded,
-        video: await saveUploadedVideo(ctx, session.user.id, body),
+        video: await saveUploadedVideo(ctx, session.user, body),
       };
     },
 
@@ -59,7 +59,7 @@ export const videoAdminRoutes: FastifyPluginAsync<RouteOptions> = async (app, { 
       if (body.course !== undefined) requireCourseOf(session, body.course);
       return {
         message: adminToasts.videoUpdated,
-        video: await updateVideo(ctx, session.user.id, body),
+        video: await updateVideo(ctx, session.user, body),
       };
     },
   });

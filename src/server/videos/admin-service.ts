@@ -21,7 +21,13 @@ import {
 import { badRequest, notFound } from '../errors';
 import { videoIdFromUrl } from './stream-urls';
 import { presentAdminVideo } from './presenter';
-import { dropGrantsOutside, insertVideoGrants, videoRevokeEvents } from './video-grants';
+import {
+  dropGrantsOutside,
+  insertVideoGrants,
+  moveDropsGrants,
+  videoRevokeEvents,
+  type VideoActor,
+} from './video-grants';
 
 export type VideoRow = typeof videos.$inferSelect;
 
@@ -76,7 +82,7 @@ async function studentsByRollno(db: Db, course: CourseRow, rollnos: string[]): P
  */
 export async function saveUploadedVideo(
   ctx: AppContext,
-  actorId: string,
+  actor: VideoActor,
   input: VideoUploadBody,
 ): Promise<AdminVideo> {
   const videoId = videoIdFromUrl(input.url);
@@ -91,7 +97,8 @@ export async function saveUploadedVideo(
 
   const moved = (course?.id ?? null) !== video.courseId;
   const saved = await changingCourseVideos(ctx.db, moved ? [video.courseId, course?.id] : [], async (tx) => {
-    if (moved) await dropGrantsOutside(tx, { video, courseId: course?.id ?? null, actorId, now });
+    if (moved && moveDropsGrants(actor))
+      await dropGrantsOutside(tx, { video, courseId: course?.id ?? null, actorId: actor.id, now });
     const [row] = await tx
       .update(videos)
       .set(videoDetails(video, input, thumbnail, course, now))
@@ -103,7 +110,7 @@ export async function saveUploadedVideo(
         videoTitle: input.title,
         courseId: course.id,
         studentIds,
-        actorId,
+        actorId: actor.id,
         now,
       });
     }
@@ -132,12 +139,12 @@ function videoDetails(
 }
 
 /**
- * Edits a video's details; a new course puts it last in that course's order, and its grants stay
- * only with students enrolled there (the others' are dropped, audited).
+ * Edits a video's details; a new course puts it last in that course's order, and an admin's move
+ * keeps its grants only with students enrolled there (the others' are dropped, audited).
  */
 export async function updateVideo(
   ctx: AppContext,
-  actorId: string,
+  actor: VideoActor,
   input: VideoUpdateBody,
 ): Promise<AdminVideo> {
   const video = await requireVideo(ctx.db, input.videoId);
@@ -152,7 +159,8 @@ export async function updateVideo(
   const now = ctx.clock.now();
   // Its students' watch time moves with it.
   const [row] = await changingCourseVideos(ctx.db, moved ? [video.courseId, course?.id] : [], async (tx) => {
-    if (moved) await dropGrantsOutside(tx, { video, courseId: course?.id ?? null, actorId, now });
+    if (moved && moveDropsGrants(actor))
+      await dropGrantsOutside(tx, { video, courseId: course?.id ?? null, actorId: actor.id, now });
     return tx
       .update(videos)
       .set(videoDetails(video, input, thumbnail, course, now))

@@ -229,6 +229,37 @@ describe.each(testEngines())('admin videos (%s)', (engine) => {
     expect(await accessOf(named.id)).toEqual([b.id]);
   });
 
+  it("an instructor moving a video between their courses keeps its students' grants: taking a video from students is the admins'", async () => {
+    const { course, a, b } = await courseWithStudents();
+    const target = await createCourseVia(admin);
+    const { client: tutor } = await server.instructorClient([course._id, target._id]);
+    const video = await insertFinalizedVideo(server, { courseId: course._id, title: 'Iterators' });
+    await admin.post('/api/admin/video/grant', { videoId: video.id, studentIds: [a.id, b.id] });
+    // The instructor may not revoke them one by one.
+    expect(
+      (await tutor.post('/api/admin/video/revoke', { videoId: video.id, studentIds: [a.id] })).status,
+    ).toBe(403);
+
+    const edit = { videoId: video.id, title: 'Iterators', description: 'Step by step.' };
+    const moved = await tutor.post('/api/admin/video/update', { ...edit, course: target._id });
+    expect(moved.status).toBe(200);
+    expect(moved.body.video.course._id).toBe(target._id);
+    expect(await accessOf(video.id)).toEqual([a.id, b.id].sort());
+    for (const student of [a, b])
+      expect((await auditOf(server, student.id)).filter((e) => e.action === 'video.revoke')).toEqual([]);
+
+    // Moved back, the course's students watch it again as before.
+    expect((await tutor.post('/api/admin/video/update', { ...edit, course: course._id })).status).toBe(200);
+    expect(await accessOf(video.id)).toEqual([a.id, b.id].sort());
+    // Naming it into the other course from the upload form keeps them too.
+    const named = await tutor.post('/api/admin/video/upload', {
+      ...uploadBody(video.id, { courses: target._id }),
+      title: 'Iterators',
+    });
+    expect(named.status).toBe(200);
+    expect(await accessOf(video.id)).toEqual([a.id, b.id].sort());
+  });
+
   it('refuses a video edit without title or description, or naming an unknown video or course', async () => {
     const video = await insertFinalizedVideo(server);
     const edit = { videoId: video.id, title: 'T', description: 'D' };

@@ -1,7 +1,7 @@
 import { and, eq, notExists, sql } from 'drizzle-orm';
 import { recordAccessEvents } from '../audit/events';
 import type { Db } from '../db/client';
-import { enrollments, videoAccess } from '../db/schema';
+import { enrollments, videoAccess, type Role } from '../db/schema';
 
 /**
  * Grants `studentIds` the video inside the caller's transaction; students who have it already are
@@ -45,6 +45,18 @@ export async function insertVideoGrants(
   );
   return granted.map((g) => g.studentId);
 }
+
+/** Who edits a video: their id for the audit log, their role for what the edit may take away. */
+export interface VideoActor {
+  id: string;
+  role: Role;
+}
+
+/**
+ * Whether a move by `actor` drops the grants of students outside the new course: taking a video
+ * from students is a revoke, the admins' (an instructor's move keeps every grant).
+ */
+export const moveDropsGrants = (actor: VideoActor) => actor.role === 'admin';
 
 /**
  * When a video moves to `courseId` (null: out of every course), drops the grants of students not

@@ -1,4 +1,5 @@
 import { act, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { useRef, useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_CUE_SETTINGS, type Cue } from '../../contract/cues';
@@ -128,5 +129,19 @@ describe('transcript opened at a search hit', () => {
     open(104).load();
     expect(currentLine()).toBeUndefined();
     expect(scrollTo).toHaveBeenCalledWith({ top: 10 * ROW - (LIST_HEIGHT - ROW) / 2, behavior: 'smooth' });
+  });
+});
+
+describe('transcript search', () => {
+  it('marks the matched letters themselves after letters whose lower case is longer (İ)', async () => {
+    function Searched() {
+      const mediaRef = useRef<HTMLVideoElement | null>(null);
+      return (
+        <Transcript captions={captionsOf([cue(0, 5, 'İİİ in İzmir: React hooks')])} mediaRef={mediaRef} />
+      );
+    }
+    renderRoute(<Searched />, { path: '/course/c1' });
+    await userEvent.type(screen.getByRole('textbox', { name: 'Search the transcript' }), 'react');
+    expect([...list().querySelectorAll('mark')].map((m) => m.textContent)).toEqual(['React']);
   });
 });

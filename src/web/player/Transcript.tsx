@@ -1,6 +1,7 @@
 import { Paper, Text, Title, UnstyledButton } from '@mantine/core';
 import { useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { cueAt } from '../../contract/cues';
+import { matchSpans } from '../../contract/text-matches';
 import { SearchInput } from '../ui/SearchInput';
 import type { Captions } from './captions';
 import { formatClock } from './format';
@@ -9,12 +10,11 @@ import classes from './Transcript.module.css';
 /** `text` with every case-insensitive match of `query` in <mark>. */
 function highlight(text: string, query: string): ReactNode {
   if (!query) return text;
-  const lower = text.toLowerCase();
   const parts: ReactNode[] = [];
   let from = 0;
-  for (let at = lower.indexOf(query); at !== -1; at = lower.indexOf(query, at + query.length)) {
-    parts.push(text.slice(from, at), <mark key={at}>{text.slice(at, at + query.length)}</mark>);
-    from = at + query.length;
+  for (const [start, end] of matchSpans(text, [query])) {
+    parts.push(text.slice(from, start), <mark key={start}>{text.slice(start, end)}</mark>);
+    from = end;
   }
   parts.push(text.slice(from));
   return parts;

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { fakeServer, renderRoute } from '../test-utils';
 import { SearchBox } from './SearchBox';
-import { hitFromParam, hitLink, snippetPieces, startFromParam } from './snippet';
+import { hitFromParam, hitLink, startFromParam } from './snippet';
 
 const hit = {
   videoId: 'v7',
@@ -11,7 +11,11 @@ const hit = {
   title: 'Hooks in depth',
   t: 754.4,
   source: 'screen' as const,
-  snippet: 'return () => «useEffect» cleanup',
+  snippet: [
+    { text: 'return () => ', match: false },
+    { text: 'useEffect', match: true },
+    { text: ' cleanup «quoted»', match: false },
+  ],
   frameUrl: '/api/videos/v7/frame?t=754',
 };
 
@@ -33,7 +37,10 @@ describe('search box', () => {
     await userEvent.type(screen.getByRole('textbox', { name: 'Search this course' }), 'useEffect');
     const link = await screen.findByRole('link', { name: /Hooks in depth · 12:34/ });
     expect(link.getAttribute('href')).toBe('/course/c1?video=v7&t=754');
+    // The match alone is marked; guillemets of the text stay text.
+    expect(link.querySelectorAll('mark')).toHaveLength(1);
     expect(screen.getByText('useEffect', { selector: 'mark' })).toBeTruthy();
+    expect(screen.getByText('cleanup «quoted»')).toBeTruthy();
     expect(screen.getByText('on screen')).toBeTruthy();
     // The hit's still, decorative beside the words that name it.
     expect(link.querySelector('img')?.getAttribute('src')).toBe('/api/videos/v7/frame?t=754');
@@ -57,12 +64,7 @@ describe('search box', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('Too many searches.');
   });
 
-  it('reads snippets and hit times', () => {
-    expect(snippetPieces('a «b» c «d')).toEqual([
-      { text: 'a ', match: false },
-      { text: 'b', match: true },
-      { text: ' c «d', match: false },
-    ]);
+  it('reads hit times', () => {
     expect(hitLink({ courseId: 'c', videoId: 'v', t: 9.9 })).toBe('/course/c?video=v&t=9');
     expect(startFromParam('12')).toBe(10);
     expect(startFromParam('1')).toBe(0);

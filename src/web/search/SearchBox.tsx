@@ -7,7 +7,7 @@ import { call, messageOf } from '../api/client';
 import { formatClock } from '../player/format';
 import { SearchInput } from '../ui/SearchInput';
 import classes from './SearchBox.module.css';
-import { groupByVideo, hitLink, snippetPieces } from './snippet';
+import { groupByVideo, hitLink } from './snippet';
 
 const DEBOUNCE_MS = 300;
 const SOURCE_LABEL: Record<SearchHit['source'], string> = {
@@ -49,7 +49,7 @@ function HitText({ hit, heading }: { hit: SearchHit; heading: string }) {
         </Badge>
       </Group>
       <Text size="sm" c="dimmed" lineClamp={2}>
-        {snippetPieces(hit.snippet).map((piece, i) =>
+        {hit.snippet.map((piece, i) =>
           piece.match ? <mark key={i}>{piece.text}</mark> : <span key={i}>{piece.text}</span>,
         )}
       </Text>

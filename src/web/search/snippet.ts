@@ -1,23 +1,3 @@
-import { SNIPPET_MARK } from '../../contract/search';
-
-/** A snippet's pieces: plain text, and the matches the server marked between « and ». */
-export function snippetPieces(snippet: string): { text: string; match: boolean }[] {
-  const out: { text: string; match: boolean }[] = [];
-  let rest = snippet;
-  while (rest) {
-    const open = rest.indexOf(SNIPPET_MARK.open);
-    const close = open < 0 ? -1 : rest.indexOf(SNIPPET_MARK.close, open + 1);
-    if (open < 0 || close < 0) {
-      out.push({ text: rest, match: false });
-      break;
-    }
-    if (open > 0) out.push({ text: rest.slice(0, open), match: false });
-    out.push({ text: rest.slice(open + 1, close), match: true });
-    rest = rest.slice(close + 1);
-  }
-  return out;
-}
-
 /** Where a hit opens: the course page at that video, two seconds before the moment. */
 export const hitLink = (hit: { courseId: string | null; videoId: string; t: number }) =>
   `/course/${hit.courseId ?? ''}?video=${encodeURIComponent(hit.videoId)}&t=${Math.floor(hit.t)}`;

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StudentVideo } from '../../contract/media';
@@ -107,6 +107,45 @@ describe('course page', () => {
       await screen.findByRole('region', { name: 'Video player: Git basics' }, { timeout: 5_000 }),
     ).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /^Play next/ })).not.toBeInTheDocument(); // the last one
+  });
+
+  it('starts the lecture already playing at a search hit in it, not where the student was', async () => {
+    const hit = {
+      videoId: 'v2',
+      courseId: 'c1',
+      title: 'Node setup',
+      t: 20,
+      source: 'captions' as const,
+      snippet: [{ text: 'install express', match: true }],
+      frameUrl: null,
+    };
+    fakeServer(routes({ 'GET /api/search': () => ({ body: { hits: [hit] } }) }));
+    const user = userEvent.setup();
+    renderCourse('/course/c1?video=v2');
+    /** Where the player's <video> goes once its stream has loaded (the fake's length: the lecture's 10 min). */
+    const startsAt = async () => {
+      const media = await waitFor(() => {
+        const found = document.querySelector('video');
+        if (!found) throw new Error('no player yet');
+        return found;
+      });
+      Object.defineProperty(media, 'duration', { value: 600, configurable: true });
+      media.dispatchEvent(new Event('loadedmetadata'));
+      return media.currentTime;
+    };
+    await user.click(await screen.findByRole('button', { name: 'Play Node setup from 02:05' }));
+    await screen.findByRole('region', { name: 'Video player: Node setup' }, { timeout: 5_000 });
+    expect(await startsAt()).toBe(125);
+
+    for (const watchedTo of [39, 39]) {
+      document.querySelector('video')!.currentTime = watchedTo;
+      const search = screen.getByRole('textbox', { name: 'Search this course' });
+      await user.clear(search);
+      await user.type(search, 'express');
+      await user.click(await screen.findByRole('link', { name: /Node setup · 00:20/ }));
+      // Two seconds before the hit, whether or not the address already named it.
+      await waitFor(async () => expect(await startsAt()).toBe(18));
+    }
   });
 
   it('shows the empty state when the student may watch nothing here', async () => {

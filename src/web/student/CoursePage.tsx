@@ -1,7 +1,7 @@
 import { Anchor, Badge, Grid, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconCircleCheckFilled, IconClock, IconPlayerPlayFilled } from '@tabler/icons-react';
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { openingVideoIndex } from '../../contract/opening-video';
 import { messageOf } from '../api/client';
 import { useCourses, useCourseVideos, useProgressCache, useRollno } from '../api/student';
@@ -32,9 +32,12 @@ export default function CoursePage() {
   const updateProgress = useProgressCache(courseId);
   // Intro thumbnail first; a pick from the playlist or Play Next starts playing at once.
   const [playing, setPlaying] = useState(false);
-  // A search hit (`?video=ID&t=SECONDS`) plays from two seconds before it.
+  // A search hit (`?video=ID&t=SECONDS`) plays from two seconds before it, each time one is
+  // followed: a click on the hit the address already names is a navigation of its own (its key).
   const hitAt = startFromParam(params.get('t'));
   const hitSecond = hitFromParam(params.get('t'));
+  const { key: navigation } = useLocation();
+  const hitVisit = hitAt === undefined ? '' : `${hitAt}@${navigation}`;
   useEffect(() => {
     if (hitAt !== undefined) setPlaying(true);
   }, [hitAt, params]);
@@ -99,7 +102,7 @@ export default function CoursePage() {
             }
           >
             <WatchedVideo
-              key={`${current._id}@${hitAt ?? ''}`}
+              key={`${current._id}@${hitVisit}`}
               video={current}
               startAt={hitAt}
               hitAt={hitSecond}

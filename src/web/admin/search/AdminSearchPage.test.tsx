@@ -12,21 +12,25 @@ const hit = (
   courseId: string | null,
   t: number,
   source: string,
-  snippet: string,
+  [before, match, after]: [string, string, string],
 ) => ({
   videoId,
   courseId,
   title,
   t,
   source,
-  snippet,
+  snippet: [
+    { text: before, match: false },
+    { text: match, match: true },
+    { text: after, match: false },
+  ].filter((piece) => piece.text),
   frameUrl: `/api/videos/${videoId}/frame?t=${Math.floor(t)}`,
 });
 
 const hits = [
-  hit('v7', 'Hooks in depth', 'c1', 754.4, 'screen', 'return () => «useEffect» cleanup'),
-  hit('v9', 'Effects and timing', 'c2', 62, 'speech', 'so «useEffect» runs after paint'),
-  hit('v7', 'Hooks in depth', 'c1', 30, 'captions', 'today: «useEffect»'),
+  hit('v7', 'Hooks in depth', 'c1', 754.4, 'screen', ['return () => ', 'useEffect', ' cleanup']),
+  hit('v9', 'Effects and timing', 'c2', 62, 'speech', ['so ', 'useEffect', ' runs after paint']),
+  hit('v7', 'Hooks in depth', 'c1', 30, 'captions', ['today: ', 'useEffect', '']),
 ];
 
 const courses = {
@@ -111,7 +115,7 @@ describe('admin search', () => {
     serve({
       'GET /api/admin/course/list': () => ({ status: 500, body: { message: 'nope' } }),
       'GET /api/admin/search': () => ({
-        body: { hits: [hit('v3', 'Loose video', null, 5, 'captions', '«x»'), hits[0]] },
+        body: { hits: [hit('v3', 'Loose video', null, 5, 'captions', ['', 'x', '']), hits[0]] },
       }),
     });
     render();
