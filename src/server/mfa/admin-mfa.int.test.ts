@@ -7,6 +7,7 @@ import { heldFactor, PERIOD_MS, totpAt } from '../../../test/support/admin-facto
 import { testEngines } from '../../../test/support/databases';
 import { suiteServer } from '../../../test/support/test-server';
 import { adminFactors, adminRecoveryCodes, auditEvents } from '../db/schema';
+import { sessionStore } from '../accounts/sessions';
 import { createAdmin } from '../accounts/users';
 import { resetAdminFactor } from './reset';
 
@@ -162,6 +163,28 @@ describe.each(testEngines())('admin second factor (%s)', (engine) => {
     expect(changed.status).toBe(200);
     expect((await other.get('/api/admin/auth/admincheck')).body).toEqual({ valid: false });
     expect((await client.get('/api/admin/auth/admincheck')).body).toEqual({ valid: true, role: 'admin' });
+  });
+
+  it('a staff session without a factor is not fresh (ADMIN_MFA=required)', async () => {
+    const admin = await createAdmin(server.ctx.db, {
+      username: 'mfa-none',
+      email: 'mfa-none@example.test',
+      password: 'Admin@12345',
+    });
+    // A full session without a factor, as a sign-in under ADMIN_MFA=optional left it before the
+    // setting became required.
+    const token = await sessionStore(server.ctx.db).create(admin, 'full', server.clock.now(), 1);
+    const client = server.client();
+    client.cookies.set('token', token);
+    expect((await client.get('/api/admin/auth/admincheck')).body).toEqual({ valid: true, role: 'admin' });
+    const refused = { status: 403, body: { message: serverMessages.mfaEnrolAtSignIn } };
+    expect(
+      await client.post('/api/admin/password', { currentPassword: 'Admin@12345', newPassword: 'New@123456' }),
+    ).toMatchObject(refused);
+    // The next sign-in sets the factor up.
+    expect(
+      (await server.client().adminPassword({ username: 'mfa-none', password: 'Admin@12345' })).body.next,
+    ).toBe('enrol');
   });
 
   it('admin sessions end after 30 idle minutes and 12 hours in any case; the admin sees and ends the others', async () => {
