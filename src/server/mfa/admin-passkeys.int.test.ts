@@ -190,6 +190,18 @@ describe.each(testEngines())('admin passkeys (%s)', (engine) => {
     expect(failures.every((d) => d.kind === 'passkey')).toBe(true);
   });
 
+  it('a burst of parallel deletes leaves a passkey-only admin their last passkey', async () => {
+    const { admin, client } = await enrolStep('pk-burst');
+    const ids: string[] = [];
+    for (const name of ['Laptop', 'Phone', 'Tablet', 'Key', 'Spare', 'Old'])
+      ids.push((await addKey(client, name)).added.body.passkey.id as string);
+    const answers = await Promise.all(ids.map((id) => client.request('DELETE', `/api/admin/passkeys/${id}`)));
+    const left = await server.ctx.db.select().from(adminPasskeys).where(eq(adminPasskeys.userId, admin.id));
+    expect(left).toHaveLength(1);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 200, 409]);
+    expect(answers.find((a) => a.status === 409)!.body).toEqual({ message: serverMessages.passkeyLast });
+  });
+
   it('lists and removes passkeys with a fresh factor, keeps the last factor, and mfa:reset removes them', async () => {
     const { client, admin } = await server.adminClient();
     const laptop = await addKey(client, 'Laptop');

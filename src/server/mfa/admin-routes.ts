@@ -168,11 +168,9 @@ export const adminSignInRoutes: FastifyPluginAsync<AccountRouteOptions> = async 
 
     'DELETE /api/admin/passkeys/:passkeyId': async ({ session, params, request }) => {
       const userId = session.user.id;
-      const held = await heldFactors(userId);
-      const own = await passkeys.listOf(userId);
-      if (!own.some((p) => p.id === params.passkeyId)) throw notFound(serverMessages.passkeyUnknown);
-      if (required && !held.includes('totp') && own.length === 1) throw conflict(serverMessages.passkeyLast);
-      const gone = await passkeys.remove(userId, params.passkeyId);
+      // Under ADMIN_MFA=required the last factor stays: removing it would leave a full session without one.
+      const gone = await passkeys.remove(userId, params.passkeyId, { keepLastFactor: required });
+      if (gone === 'last') throw conflict(serverMessages.passkeyLast);
       if (!gone) throw notFound(serverMessages.passkeyUnknown);
       await recordSecurityEvent(ctx, ctx.clock.now(), {
         action: 'mfa.passkey-removed',
