@@ -101,6 +101,7 @@ export const serverMessages = {
   mfaAlreadyEnrolled: 'Two-step sign-in is already set up for this account.',
   mfaNoFactor: 'Set up two-step sign-in first.',
   mfaEnrolAtSignIn: 'Two-step sign-in is required: sign out and sign in again to set it up.',
+  mfaAppAdded: 'Authenticator app added. Your recovery codes are unchanged.',
   mfaFreshFactor: 'Please confirm it is you: enter a code from your authenticator app or use your passkey.',
   mfaConfirmed: 'Thanks, confirmed.',
   recoveryCodesRenewed: 'New recovery codes made; the old ones no longer work.',

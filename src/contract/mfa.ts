@@ -45,6 +45,16 @@ export const RecoveryCodesResponse = z.strictObject({
 });
 export type RecoveryCodesResponse = z.infer<typeof RecoveryCodesResponse>;
 
+/**
+ * The app set up: as the first factor, with the recovery codes (shown once); beside passkeys, the
+ * codes that came with them stay valid and none are given.
+ */
+export const AppEnrolledResponse = z.strictObject({
+  message: z.string(),
+  recoveryCodes: z.array(z.string()).optional(),
+});
+export type AppEnrolledResponse = z.infer<typeof AppEnrolledResponse>;
+
 export const MfaStatusResponse = z.strictObject({
   enrolled: z.boolean(),
   required: z.boolean(),

@@ -165,6 +165,22 @@ describe.each(testEngines())('admin second factor (%s)', (engine) => {
     expect((await client.get('/api/admin/auth/admincheck')).body).toEqual({ valid: true, role: 'admin' });
   });
 
+  it('signing out the other sessions wants the factor within 10 minutes', async () => {
+    const { client, admin } = await server.adminClient({ staySignedIn: false });
+    const other = server.client();
+    server.clock.advance(1000);
+    expect((await other.adminLogin({ ...admin, password: 'Admin@12345' })).status).toBe(200);
+    server.clock.advance(11 * 60_000);
+    expect(await client.post('/api/admin/sessions/end-others')).toMatchObject({
+      status: 403,
+      body: { message: serverMessages.mfaFreshFactor },
+    });
+    expect((await other.get('/api/admin/auth/admincheck')).body.valid).toBe(true);
+    expect((await client.proveFactor()).status).toBe(200);
+    expect((await client.post('/api/admin/sessions/end-others')).status).toBe(200);
+    expect((await other.get('/api/admin/auth/admincheck')).body).toEqual({ valid: false });
+  });
+
   it('a staff session without a factor is not fresh (ADMIN_MFA=required)', async () => {
     const admin = await createAdmin(server.ctx.db, {
       username: 'mfa-none',
@@ -181,6 +197,7 @@ describe.each(testEngines())('admin second factor (%s)', (engine) => {
     expect(
       await client.post('/api/admin/password', { currentPassword: 'Admin@12345', newPassword: 'New@123456' }),
     ).toMatchObject(refused);
+    expect(await client.post('/api/admin/mfa/enrolment')).toMatchObject(refused);
     // The next sign-in sets the factor up.
     expect(
       (await server.client().adminPassword({ username: 'mfa-none', password: 'Admin@12345' })).body.next,
@@ -244,6 +261,8 @@ describe('ADMIN_MFA=optional', () => {
         })
       ).status,
     ).toBe(200);
+    // Nor to set up the app from the signed-in session.
+    expect((await client.post('/api/admin/mfa/enrolment')).status).toBe(200);
     const withFactor = await server.createAdmin();
     expect((await server.client().adminPassword(withFactor)).body.next).toBe('totp');
   });

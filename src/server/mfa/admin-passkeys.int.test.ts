@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { serverMessages } from '../../contract/messages';
 import { MFA_FAILURES_PER_ACCOUNT } from '../../contract/constants';
+import { PERIOD_MS, totpAt } from '../../../test/support/admin-factor';
 import { testEngines } from '../../../test/support/databases';
 import { SoftAuthenticator } from '../../../test/support/soft-authenticator';
 import { suiteServer } from '../../../test/support/test-server';
@@ -188,6 +189,36 @@ describe.each(testEngines())('admin passkeys (%s)', (engine) => {
     const failures = await events(admin.id, 'mfa.failure');
     expect(failures).toHaveLength(MFA_FAILURES_PER_ACCOUNT);
     expect(failures.every((d) => d.kind === 'passkey')).toBe(true);
+  });
+
+  it('a stolen session of a passkey-only admin cannot set up an app: 403 until a passkey proves it is them', async () => {
+    const { client } = await enrolStep('pk-stolen');
+    const { key } = await addKey(client, 'Laptop');
+    // Eleven minutes on, the cookie alone (a stolen one) sets up no factor of its own.
+    server.clock.advance(11 * 60_000);
+    const stale = { status: 403, body: { message: serverMessages.mfaFreshFactor } };
+    expect(await client.post('/api/admin/mfa/enrolment')).toMatchObject(stale);
+    expect(await client.post('/api/admin/mfa/enrol', { code: '123456' })).toMatchObject(stale);
+    // The owner's passkey proves it: then the app may be added.
+    expect((await usePasskey(client, key)).status).toBe(200);
+    expect((await client.post('/api/admin/mfa/enrolment')).status).toBe(200);
+  });
+
+  it('an app set up beside a passkey leaves the recovery codes as they were', async () => {
+    const { client } = await enrolStep('pk-then-app');
+    const { added } = await addKey(client, 'Laptop');
+    const recoveryCodes = added.body.recoveryCodes as string[];
+    const enrolment = await client.post('/api/admin/mfa/enrolment');
+    expect(enrolment.status).toBe(200);
+    const step = Math.floor(server.clock.now().getTime() / PERIOD_MS);
+    const app = await client.post('/api/admin/mfa/enrol', { code: totpAt(enrolment.body.secret, step) });
+    expect(app.status).toBe(200);
+    // The codes given with the passkey still sign in.
+    await client.post('/api/admin/logout');
+    const password = await client.adminPassword({ username: 'pk-then-app', password: 'Admin@12345' });
+    expect(password.body.factors).toEqual(['totp', 'passkey']);
+    expect((await client.post('/api/admin/login/totp', { code: recoveryCodes[0] })).status).toBe(200);
+    expect(app.body).toEqual({ message: serverMessages.mfaAppAdded });
   });
 
   it('a burst of parallel deletes leaves a passkey-only admin their last passkey', async () => {

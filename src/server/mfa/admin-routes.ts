@@ -193,16 +193,25 @@ export const adminSignInRoutes: FastifyPluginAsync<AccountRouteOptions> = async 
       await mayEnrol(session, factors);
       if (!/^\d+$/.test(body.code)) throw unauthorized(serverMessages.mfaCodeWrong);
       const userId = session.user.id;
+      const first = (await heldFactors(userId)).length === 0;
       await checkFactorCode(ctx, factors, userId, body.code, request.ip, {
         allowRecovery: false,
         confirm: true,
       });
       const now = ctx.clock.now();
-      const recoveryCodes = await factors.newRecoveryCodes(userId, now);
-      await recordSecurityEvent(ctx, now, { action: 'mfa.enrolled', userId, ip: request.ip });
+      // Recovery codes come with the first factor; beside passkeys, the codes they came with stay.
+      const recoveryCodes = first ? await factors.newRecoveryCodes(userId, now) : undefined;
+      await recordSecurityEvent(ctx, now, {
+        action: 'mfa.enrolled',
+        userId,
+        ip: request.ip,
+        details: { factor: 'totp' },
+      });
       if (session.scope === 'enrol') await promote(reply, session);
       else await sessions.markFactor(session.sessionId, now);
-      return { message: serverMessages.mfaEnrolled, recoveryCodes };
+      return recoveryCodes
+        ? { message: serverMessages.mfaEnrolled, recoveryCodes }
+        : { message: serverMessages.mfaAppAdded };
     },
 
     'GET /api/admin/mfa': async ({ session }) => {
@@ -280,7 +289,10 @@ const passkeyView = (p: PasskeyRow) => ({
   lastUsedAt: p.lastUsedAt?.toISOString() ?? null,
 });
 
-/** Setting up a factor: the `enrol` step, or a signed-in admin who has none (ADMIN_MFA=optional). */
+/**
+ * Setting up the app: the `enrol` step, or a signed-in admin without it (none at all under
+ * ADMIN_MFA=optional, or passkeys only: the route wants one of them proven first).
+ */
 async function mayEnrol(session: Authenticated, factors: FactorStore) {
   if (session.scope === 'enrol') return;
   if (session.scope === 'full' && !(await factors.get(session.user.id))?.confirmed) return;

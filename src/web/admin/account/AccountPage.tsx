@@ -21,8 +21,8 @@ import { plural } from '../../../contract/plural';
 
 /**
  * /adminaccount: the signed-in admin's own password, sessions, recovery codes and passkeys. Changing the
- * password and renewing the codes want a fresh second factor: the client asks for it ("Confirm
- * it's you") when the server refuses.
+ * password, renewing the codes, adding or removing a passkey and signing the other sessions out want a
+ * fresh second factor: the client asks for it ("Confirm it's you") when the server refuses.
  */
 export default function AccountPage() {
   return (
