@@ -165,6 +165,22 @@ describe.each(testEngines())('admin second factor (%s)', (engine) => {
     expect((await client.get('/api/admin/auth/admincheck')).body).toEqual({ valid: true, role: 'admin' });
   });
 
+  it('a change to the second factor signs out the other sessions and mails the owner', async () => {
+    const { client, admin } = await server.adminClient({ staySignedIn: false });
+    const other = server.client();
+    server.clock.advance(1000);
+    expect((await other.adminLogin({ ...admin, password: 'Admin@12345' })).status).toBe(200);
+    const before = server.smtp.mails.length;
+    expect((await client.post('/api/admin/mfa/recovery-codes')).status).toBe(200);
+    expect((await other.get('/api/admin/auth/admincheck')).body).toEqual({ valid: false });
+    expect((await client.get('/api/admin/auth/admincheck')).body).toEqual({ valid: true, role: 'admin' });
+    const mail = await server.smtp.waitFor(`${admin.username}@example.test`, before);
+    expect(mail.subject).toBe('Lectern: your two-step sign-in changed');
+    expect(mail.text).toContain('New recovery codes were made');
+    expect(mail.text).toContain('127.0.0.1');
+    expect(await events(admin.id, 'mfa.recovery-renewed')).toBe(1);
+  });
+
   it('signing out the other sessions wants the factor within 10 minutes', async () => {
     const { client, admin } = await server.adminClient({ staySignedIn: false });
     const other = server.client();

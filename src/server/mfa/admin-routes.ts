@@ -20,6 +20,7 @@ import { checkFactorCode, checkPasskeyAttempt } from './code-check';
 import { factorStore, type FactorStore } from './factors';
 import { passkeyStore, type PasskeyRow } from './passkeys';
 import { qrDataUrl } from './qr';
+import { recordSignInChange } from './sign-in-changes';
 import { totpUri } from './totp';
 
 /**
@@ -28,7 +29,8 @@ import { totpUri } from './totp';
  * `enrol` session that opens only setting up a factor (ADMIN_MFA=required and none yet) -> a new,
  * full session whose second factor is fresh. Also: proving the factor again for sensitive routes,
  * recovery codes, passkeys (WebAuthn: at the second step instead of a code, set up instead of the
- * app, listed and removed), the admin's own password and sessions.
+ * app, listed and removed), the admin's own password and sessions. Every change to the factors or
+ * the sessions wants a fresh factor (route table) and goes through `recordSignInChange`.
  */
 export const adminSignInRoutes: FastifyPluginAsync<AccountRouteOptions> = async (app, deps) => {
   const { ctx, auth, sessions } = deps;
@@ -139,12 +141,7 @@ export const adminSignInRoutes: FastifyPluginAsync<AccountRouteOptions> = async 
       );
       if (added === 'known') throw conflict(serverMessages.passkeyKnown);
       if (!added) throw badRequest(serverMessages.passkeyNotAdded);
-      await recordSecurityEvent(ctx, now, {
-        action: 'mfa.passkey-added',
-        userId,
-        ip: request.ip,
-        details: { passkeyId: added.id },
-      });
+      await recordSignInChange(deps, session, request.ip, 'mfa.passkey-added', { passkeyId: added.id });
       if (!first) {
         await sessions.markFactor(session.sessionId, now);
         return { message: serverMessages.passkeyAdded, passkey: passkeyView(added) };
@@ -167,17 +164,11 @@ export const adminSignInRoutes: FastifyPluginAsync<AccountRouteOptions> = async 
     }),
 
     'DELETE /api/admin/passkeys/:passkeyId': async ({ session, params, request }) => {
-      const userId = session.user.id;
       // Under ADMIN_MFA=required the last factor stays: removing it would leave a full session without one.
-      const gone = await passkeys.remove(userId, params.passkeyId, { keepLastFactor: required });
+      const gone = await passkeys.remove(session.user.id, params.passkeyId, { keepLastFactor: required });
       if (gone === 'last') throw conflict(serverMessages.passkeyLast);
       if (!gone) throw notFound(serverMessages.passkeyUnknown);
-      await recordSecurityEvent(ctx, ctx.clock.now(), {
-        action: 'mfa.passkey-removed',
-        userId,
-        ip: request.ip,
-        details: { passkeyId: gone.id },
-      });
+      await recordSignInChange(deps, session, request.ip, 'mfa.passkey-removed', { passkeyId: gone.id });
       return { message: serverMessages.passkeyRemoved };
     },
 
@@ -201,12 +192,7 @@ export const adminSignInRoutes: FastifyPluginAsync<AccountRouteOptions> = async 
       const now = ctx.clock.now();
       // Recovery codes come with the first factor; beside passkeys, the codes they came with stay.
       const recoveryCodes = first ? await factors.newRecoveryCodes(userId, now) : undefined;
-      await recordSecurityEvent(ctx, now, {
-        action: 'mfa.enrolled',
-        userId,
-        ip: request.ip,
-        details: { factor: 'totp' },
-      });
+      await recordSignInChange(deps, session, request.ip, 'mfa.enrolled', { factor: 'totp' });
       if (session.scope === 'enrol') await promote(reply, session);
       else await sessions.markFactor(session.sessionId, now);
       return recoveryCodes
@@ -238,9 +224,8 @@ export const adminSignInRoutes: FastifyPluginAsync<AccountRouteOptions> = async 
     'POST /api/admin/mfa/recovery-codes': async ({ session, request }) => {
       const userId = session.user.id;
       if (!(await heldFactors(userId)).length) throw forbidden(serverMessages.mfaNoFactor);
-      const now = ctx.clock.now();
-      const recoveryCodes = await factors.newRecoveryCodes(userId, now);
-      await recordSecurityEvent(ctx, now, { action: 'mfa.recovery-renewed', userId, ip: request.ip });
+      const recoveryCodes = await factors.newRecoveryCodes(userId, ctx.clock.now());
+      await recordSignInChange(deps, session, request.ip, 'mfa.recovery-renewed');
       return { message: serverMessages.recoveryCodesRenewed, recoveryCodes };
     },
 
@@ -265,13 +250,7 @@ export const adminSignInRoutes: FastifyPluginAsync<AccountRouteOptions> = async 
     },
 
     'POST /api/admin/sessions/end-others': async ({ session, request }) => {
-      await sessions.endOthersOf(session.user.id, session.sessionId);
-      await recordSecurityEvent(ctx, ctx.clock.now(), {
-        action: 'session.ended',
-        userId: session.user.id,
-        ip: request.ip,
-        details: { by: 'end-others' },
-      });
+      await recordSignInChange(deps, session, request.ip, 'session.others-ended');
       return { message: serverMessages.otherSessionsEnded };
     },
   });

@@ -121,7 +121,8 @@ function RecoverySection() {
                   </Text>
                 </Text>
                 <Text size="sm" c="dimmed">
-                  New codes replace all the old ones, used or not. They are shown once: save them.
+                  New codes replace all the old ones, used or not, and sign out your other sessions. They are
+                  shown once: save them.
                 </Text>
                 <ServerReason reason={renew.isError ? renew.reason : null} />
                 <Group justify="flex-end">
