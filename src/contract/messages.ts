@@ -100,6 +100,11 @@ export const serverMessages = {
   mfaNotPending: 'Sign in with your password first.',
   mfaAlreadyEnrolled: 'Two-step sign-in is already set up for this account.',
   mfaNoFactor: 'Set up two-step sign-in first.',
+  /** A staff account waiting for its owner to open the mailed set-up link (new, or after mfa:reset). */
+  staffSetupPending:
+    'Your account is waiting to be set up: open the set-up link mailed to you. An administrator can send a new one.',
+  staffSetupLinkDead: 'This set-up link was used or has expired. Ask an administrator for a new one.',
+  staffSetupDone: 'Password set. Now set up two-step sign-in.',
   mfaEnrolAtSignIn: 'Two-step sign-in is required: sign out and sign in again to set it up.',
   mfaAppAdded:
     'Authenticator app added. Your recovery codes are unchanged and your other sessions were signed out.',

@@ -54,6 +54,7 @@ import {
   PasskeyOptionsResponse,
   PasskeyRegistrationBody,
   RecoveryCodesResponse,
+  StaffSetupBody,
 } from './mfa';
 import {
   AccessListQuery,
@@ -215,6 +216,12 @@ export const routes = {
     auth: 'public',
     why: 'admin sign-in; wrong credentials are 401 whoever asks; a right password opens only the second step',
     body: SignInBody,
+    response: AdminSignInResponse,
+  },
+  'POST /api/admin/setup': {
+    auth: 'public',
+    why: 'the one-time link mailed to the staff member is the proof (an unknown, used or expired one is 401); tries per client are limited',
+    body: StaffSetupBody,
     response: AdminSignInResponse,
   },
   // The admin's second factor (mfa/): the step after the password, setting it up, proving it again.

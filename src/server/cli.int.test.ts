@@ -269,6 +269,7 @@ describe('npm run cli on a checkout that was never built', CLI_PROCESS_TIMEOUT, 
     // A lost phone: the admin's factor goes (they had none yet: said so), and the audit log keeps it.
     const reset = await npmCli(['mfa:reset', '--username', 'ops']);
     expect(reset.stdout).toContain('ops had no second factor; their sessions ended.');
+    expect(reset.stdout).toContain('A set-up link was mailed to ops@example.test (valid 48 hours)');
     const unknown = await npmCli(['mfa:reset', '--username', 'nobody']).catch(
       (error: { stderr: string }) => error,
     );

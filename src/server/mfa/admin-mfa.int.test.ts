@@ -249,13 +249,47 @@ describe.each(testEngines())('admin second factor (%s)', (engine) => {
     expect((await idle.client.get('/api/admin/auth/admincheck')).body).toEqual({ valid: false });
   });
 
-  it('mfa:reset removes the factor and the sessions; the next sign-in enrols again', async () => {
+  it('mfa:reset removes the factor and the sessions and mails a set-up link: the old password opens nothing, the link sets a new one and the factor', async () => {
     const { client, admin } = await server.adminClient();
-    expect(await resetAdminFactor(server.ctx, admin.id, 'test')).toBe(true);
+    const staff = { ...admin, email: `${admin.username}@example.test`, name: admin.username };
+    const before = server.smtp.mails.length;
+    expect(await resetAdminFactor(server.ctx, staff, 'test')).toEqual({ had: true, mailed: true });
     expect(await events(admin.id, 'mfa.reset')).toBe(1);
     expect((await client.get('/api/admin/auth/admincheck')).body).toEqual({ valid: false });
-    const again = server.client();
-    expect((await again.adminPassword({ ...admin, password: 'Admin@12345' })).body.next).toBe('enrol');
+    // Whoever else knows the old password cannot set up a factor of their own.
+    const pending = { status: 403, body: { message: serverMessages.staffSetupPending } };
+    expect(await server.client().adminPassword({ ...admin, password: 'Admin@12345' })).toMatchObject(pending);
+
+    // The owner opens the mailed link: a new password, then the set-up step.
+    const mail = await server.smtp.waitFor(staff.email, before);
+    expect(mail.subject).toBe('Set up your Lectern account');
+    const token = mail.text.match(/\/adminsetup#([\w-]+)/)![1]!;
+    const owner = server.client();
+    expect((await owner.post('/api/admin/setup', { token, newPassword: 'short' })).status).toBe(400);
+    const done = await owner.post('/api/admin/setup', { token, newPassword: 'Owner@12345' });
+    expect(done).toMatchObject({
+      status: 200,
+      body: { message: serverMessages.staffSetupDone, next: 'enrol' },
+    });
+    expect((await owner.post('/api/admin/mfa/enrolment')).status).toBe(200);
+    expect((await owner.get('/api/admin/course/list')).status).toBe(403);
+    // The link works once; the new password opens the set-up step too.
+    const dead = { status: 401, body: { message: serverMessages.staffSetupLinkDead } };
+    expect(
+      await server.client().post('/api/admin/setup', { token, newPassword: 'Other@12345' }),
+    ).toMatchObject(dead);
+    const signIn = await server.client().adminPassword({ ...admin, password: 'Owner@12345' });
+    expect(signIn.body.next).toBe('enrol');
+
+    // A new link replaces the last; after 48 hours it is dead.
+    const again = server.smtp.mails.length;
+    await resetAdminFactor(server.ctx, staff, 'test');
+    const late = (await server.smtp.waitFor(staff.email, again)).text.match(/\/adminsetup#([\w-]+)/)![1]!;
+    server.clock.advance(48 * 3600_000 + 60_000);
+    expect(
+      await server.client().post('/api/admin/setup', { token: late, newPassword: 'Late@12345' }),
+    ).toMatchObject(dead);
+    expect(await server.client().adminPassword({ ...admin, password: 'Owner@12345' })).toMatchObject(pending);
   });
 });
 

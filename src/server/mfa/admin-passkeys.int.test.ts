@@ -271,7 +271,7 @@ describe.each(testEngines())('admin passkeys (%s)', (engine) => {
     expect((await client.request('DELETE', `/api/admin/passkeys/${added.body.passkey.id}`)).status).toBe(404);
 
     // mfa:reset: the passkeys go with the app.
-    expect(await resetAdminFactor(server.ctx, only.admin.id, 'test')).toBe(true);
+    expect(await resetAdminFactor(server.ctx, only.admin, 'test')).toMatchObject({ had: true });
     expect(
       await server.ctx.db.select().from(adminPasskeys).where(eq(adminPasskeys.userId, only.admin.id)),
     ).toEqual([]);

@@ -8,6 +8,7 @@ import {
 } from '../../contract/constants';
 import { serverMessages } from '../../contract/messages';
 import { hashPassword, verifyPassword } from '../accounts/passwords';
+import { completeStaffSetup } from '../accounts/staff-setup';
 import type { Authenticated } from '../accounts/sessions';
 import { clientOf, startSession, type AccountRouteOptions } from '../accounts/student-routes';
 import { recordSecurityEvent } from '../audit/security-events';
@@ -57,22 +58,56 @@ export const adminSignInRoutes: FastifyPluginAsync<AccountRouteOptions> = async 
     setSessionCookie(reply, token);
   };
 
+  /** What a staff member's right password opens, given the factors they hold. */
+  const openedBy = (held: readonly string[]): SessionScope => {
+    if (held.length) return 'mfa';
+    return required ? 'enrol' : 'full';
+  };
+  /** The answer to a right password: the step still to take, if any. */
+  const nextStep = (scope: SessionScope, held: ('totp' | 'passkey')[], enrol: string) => {
+    if (scope === 'mfa')
+      return { message: serverMessages.mfaCodeNeeded, next: 'totp' as const, factors: held };
+    if (scope === 'enrol') return { message: enrol, next: 'enrol' as const };
+    // The admin screen judges success by the word "successful" (SPEC.md section 5).
+    return { message: serverMessages.adminSignInSuccess };
+  };
+
   registerRoutes(app, auth, {
     'POST /api/admin/login': async (input) => {
       let held: ('totp' | 'passkey')[] = [];
-      /** What an admin's right password opens. */
       const adminScope = async (userId: string): Promise<SessionScope> => {
         held = await heldFactors(userId);
-        if (held.length) return 'mfa';
-        return required ? 'enrol' : 'full';
+        return openedBy(held);
       };
       const result = await startSession(deps, input, 'admin', adminScope);
-      const scope = result.kind === 'signed-in' ? result.scope : 'full';
-      if (scope === 'mfa')
-        return { message: serverMessages.mfaCodeNeeded, next: 'totp' as const, factors: held };
-      if (scope === 'enrol') return { message: serverMessages.mfaEnrolNeeded, next: 'enrol' as const };
-      // The admin screen judges success by the word "successful" (SPEC.md section 5).
-      return { message: serverMessages.adminSignInSuccess };
+      return nextStep(
+        result.kind === 'signed-in' ? result.scope : 'full',
+        held,
+        serverMessages.mfaEnrolNeeded,
+      );
+    },
+
+    // The mailed set-up link (accounts/staff-setup.ts): the new password, then the account's next
+    // step as after a sign-in (setting up the factor, under ADMIN_MFA=required).
+    'POST /api/admin/setup': async ({ body, request, reply }) => {
+      await countSetupTry(ctx, request.ip);
+      const now = ctx.clock.now();
+      const staff = await completeStaffSetup(ctx.db, body.token, body.newPassword, now);
+      if (!staff) throw unauthorized(serverMessages.staffSetupLinkDead);
+      await sessions.endAllOf(staff.id);
+      await recordSecurityEvent(ctx, now, {
+        action: 'password.changed',
+        userId: staff.id,
+        ip: request.ip,
+        details: { by: 'setup-link' },
+      });
+      const held = await heldFactors(staff.id);
+      const scope = openedBy(held);
+      const token = await sessions.create(staff, scope, now, ctx.config.maxStudentSessions, {
+        client: clientOf(request),
+      });
+      setSessionCookie(reply, token);
+      return nextStep(scope, held, serverMessages.staffSetupDone);
     },
 
     'POST /api/admin/login/totp': async ({ session, body, request, reply }) => {
@@ -278,6 +313,16 @@ async function mayEnrol(session: Authenticated, factors: FactorStore) {
   throw forbidden(
     session.scope === 'full' ? serverMessages.mfaAlreadyEnrolled : serverMessages.mfaNotPending,
   );
+}
+
+/** Set-up links tried per client in SIGNIN_FAILURE_WINDOW_MS, counted before each check. */
+const SETUP_TRIES_PER_CLIENT = 20;
+
+/** Counts a set-up link try of this client first, or refuses it (429). */
+async function countSetupTry(ctx: AppContext, ip: string) {
+  const { count, resetInMs } = await ctx.rateCounter.hit(`setup:ip:${ip}`, SIGNIN_FAILURE_WINDOW_MS);
+  if (count > SETUP_TRIES_PER_CLIENT)
+    throw tooManyRequests(serverMessages.tooManyRequests, Math.ceil(resetInMs / 1000));
 }
 
 /** The admin's own password: the current one checked (counted first, like sign-in), the new one set. */

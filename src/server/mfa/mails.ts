@@ -1,4 +1,5 @@
 import type { SecurityAction } from '../audit/security-events';
+import { personalMail } from '../accounts/mails';
 import type { Mail } from '../mail/mailer';
 
 /** The changes to how a staff member signs in that they are told about (their audit actions). */
@@ -31,20 +32,16 @@ export function signInChangedMail(
   ip: string,
 ): Mail {
   const sessionsOnly = change === 'session.others-ended';
-  return {
-    to: staff.email,
-    subject: `${productName}: ${sessionsOnly ? 'your other sessions were signed out' : 'your two-step sign-in changed'}`,
-    text: [
-      `Hello ${staff.name},`,
-      '',
-      `This changed on your ${productName} account ${staff.username} on ${at.toISOString().slice(0, 10)} at ${at.toISOString().slice(11, 16)} UTC, from the address ${ip}:`,
-      '',
-      `  ${WHAT_CHANGED[change]}`,
-      ...(sessionsOnly ? [] : ['  Your other sessions were signed out.']),
-      '',
-      'If this was you, there is nothing to do. If it was not, someone knows your password and was',
-      'signed in as you: tell an administrator at once, who can end every session and second factor',
-      `of the account (npm run cli -- mfa:reset --username ${staff.username}).`,
-    ].join('\n'),
-  };
+  const when = `${at.toISOString().slice(0, 10)} at ${at.toISOString().slice(11, 16)} UTC`;
+  const subject = sessionsOnly ? 'your other sessions were signed out' : 'your two-step sign-in changed';
+  return personalMail(staff, `${productName}: ${subject}`, [
+    `This changed on your ${productName} account ${staff.username} on ${when}, from the address ${ip}:`,
+    '',
+    `  ${WHAT_CHANGED[change]}`,
+    ...(sessionsOnly ? [] : ['  Your other sessions were signed out.']),
+    '',
+    'If this was you, there is nothing to do. If it was not, someone knows your password and was',
+    'signed in as you: tell an administrator at once, who can end every session and second factor',
+    `of the account (npm run cli -- mfa:reset --username ${staff.username}).`,
+  ]);
 }
