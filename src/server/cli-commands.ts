@@ -153,16 +153,22 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: 'create-instructor',
-    help: 'Add an instructor teaching some courses: --username U --email E [--name N] [--password P] [--courses ID,ID]',
+    help: 'Add an instructor teaching some courses, mailed a set-up link: --username U --email E [--name N] [--courses ID,ID]',
     needs: 'runtime',
     async run({ ctx, values }) {
       const input = parseInput(NewInstructor, { ...values, courseIds: courseList(values.courses ?? '') });
-      const { created } = await createInstructor(ctx, input, 'cli');
+      const { created, mailed } = await createInstructor(ctx, input, 'cli');
       console.log(
         `Created instructor ${created.username} <${created.email}> teaching ${plural(input.courseIds.length, 'course')}.`,
       );
-      if (created.generatedPassword) console.log(`Password (shown once): ${created.generatedPassword}`);
-      return 0;
+      if (mailed) {
+        console.log(`A set-up link was mailed to ${created.email} (valid ${STAFF_SETUP_LINK_HOURS} hours).`);
+        return 0;
+      }
+      console.error(
+        `The set-up link could not be mailed to ${created.email}: check the mail settings, then run mfa:reset --username ${created.username}.`,
+      );
+      return 1;
     },
   },
   {

@@ -9,8 +9,8 @@ import { hashPassword } from './passwords';
 import { hashToken, newSessionToken } from './tokens';
 
 /**
- * A staff account whose owner must set it up through a one-time link mailed to them (after
- * `mfa:reset`): until they open it, the password opens nothing (`users.first_login`), so whoever
+ * A staff account whose owner must set it up through a one-time link mailed to them (a new
+ * instructor, or after `mfa:reset`): until they open it, the password opens nothing (`users.first_login`), so whoever
  * else knows it cannot set up a second factor of their own. The link's token is a one-time code of
  * the account (only its SHA-256 is stored), taken by the UPDATE that checks it.
  */

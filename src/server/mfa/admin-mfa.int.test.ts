@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { serverMessages } from '../../contract/messages';
 import { heldFactor, PERIOD_MS, totpAt } from '../../../test/support/admin-factor';
 import { testEngines } from '../../../test/support/databases';
+import { setupLinkToken } from '../../../test/support/setup-link';
 import { suiteServer } from '../../../test/support/test-server';
 import { adminFactors, adminRecoveryCodes, auditEvents } from '../db/schema';
 import { sessionStore } from '../accounts/sessions';
@@ -263,7 +264,7 @@ describe.each(testEngines())('admin second factor (%s)', (engine) => {
     // The owner opens the mailed link: a new password, then the set-up step.
     const mail = await server.smtp.waitFor(staff.email, before);
     expect(mail.subject).toBe('Set up your Lectern account');
-    const token = mail.text.match(/\/adminsetup#([\w-]+)/)![1]!;
+    const token = setupLinkToken(mail.text);
     const owner = server.client();
     expect((await owner.post('/api/admin/setup', { token, newPassword: 'short' })).status).toBe(400);
     const done = await owner.post('/api/admin/setup', { token, newPassword: 'Owner@12345' });
@@ -284,7 +285,7 @@ describe.each(testEngines())('admin second factor (%s)', (engine) => {
     // A new link replaces the last; after 48 hours it is dead.
     const again = server.smtp.mails.length;
     await resetAdminFactor(server.ctx, staff, 'test');
-    const late = (await server.smtp.waitFor(staff.email, again)).text.match(/\/adminsetup#([\w-]+)/)![1]!;
+    const late = setupLinkToken((await server.smtp.waitFor(staff.email, again)).text);
     server.clock.advance(48 * 3600_000 + 60_000);
     expect(
       await server.client().post('/api/admin/setup', { token: late, newPassword: 'Late@12345' }),

@@ -94,6 +94,7 @@ export const adminSignInRoutes: FastifyPluginAsync<AccountRouteOptions> = async 
       const now = ctx.clock.now();
       const staff = await completeStaffSetup(ctx.db, body.token, body.newPassword, now);
       if (!staff) throw unauthorized(serverMessages.staffSetupLinkDead);
+      await ctx.rateCounter.giveBack(setupTryKey(request.ip));
       await sessions.endAllOf(staff.id);
       await recordSecurityEvent(ctx, now, {
         action: 'password.changed',
@@ -315,14 +316,17 @@ async function mayEnrol(session: Authenticated, factors: FactorStore) {
   );
 }
 
-/** Set-up links tried per client in SIGNIN_FAILURE_WINDOW_MS, counted before each check. */
+/** Wrong set-up links per client in SIGNIN_FAILURE_WINDOW_MS, counted before each check. */
 const SETUP_TRIES_PER_CLIENT = 20;
+const setupTryKey = (ip: string) => `setup:ip:${ip}`;
 
-/** Counts a set-up link try of this client first, or refuses it (429). */
+/** Counts a set-up link try of this client first, or refuses it (429); a right link gives it back. */
 async function countSetupTry(ctx: AppContext, ip: string) {
-  const { count, resetInMs } = await ctx.rateCounter.hit(`setup:ip:${ip}`, SIGNIN_FAILURE_WINDOW_MS);
-  if (count > SETUP_TRIES_PER_CLIENT)
+  const { count, resetInMs } = await ctx.rateCounter.hit(setupTryKey(ip), SIGNIN_FAILURE_WINDOW_MS);
+  if (count > SETUP_TRIES_PER_CLIENT) {
+    await ctx.rateCounter.giveBack(setupTryKey(ip));
     throw tooManyRequests(serverMessages.tooManyRequests, Math.ceil(resetInMs / 1000));
+  }
 }
 
 /** The admin's own password: the current one checked (counted first, like sign-in), the new one set. */

@@ -19,8 +19,9 @@ function takeToken(): string {
 }
 
 /**
- * /adminsetup#token: the one-time link mailed to a staff member whose account waits for them (after
- * `mfa:reset`): they choose a password, then set up two-step sign-in as at a first sign-in.
+ * /adminsetup#token: the one-time link mailed to a staff member whose account waits for them (a new
+ * instructor, or after `mfa:reset`): they choose a password, then set up two-step sign-in as at a
+ * first sign-in.
  */
 export default function SetupPage() {
   const navigate = useReplaceNavigate();
