@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import type { AdminCourse } from '../../../contract/courses';
-import type { InstructorEntry } from '../../../contract/instructors';
+import { instructorMessages, type InstructorEntry } from '../../../contract/instructors';
 import { useAdminCourses } from '../../api/admin';
 import { instructorApi, instructorKeys, useInstructors } from '../../api/instructors';
 import { ConfirmRemoveModal } from '../ui/ConfirmModal';
@@ -173,13 +173,15 @@ function CreateSection({ courses }: { courses: AdminCourse[] }) {
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const [courseIds, setCourseIds] = useState<string[]>([]);
-  /** What the server said of the new instructor's set-up link (mailed, or not). */
-  const [notice, setNotice] = useState<{ username: string; message: string } | null>(null);
+  /** The new instructor whose set-up link could not be mailed (the toast passes; this stays). */
+  const [notMailed, setNotMailed] = useState<string | null>(null);
   const create = useAdminMutation(instructorApi.create, {
     success: 'Instructor created.',
     failure: 'Could not create the instructor.',
     onDone: (answer) => {
-      setNotice({ username: answer.instructor.username, message: answer.message });
+      setNotMailed(
+        answer.message === instructorMessages.createdNotMailed ? answer.instructor.username : null,
+      );
       setUsername('');
       setEmail('');
       setName('');
@@ -205,18 +207,12 @@ function CreateSection({ courses }: { courses: AdminCourse[] }) {
         The new instructor gets an e-mail with a one-time link: with it they choose their password and set up
         two-step sign-in. No one else ever knows the password.
       </Text>
-      {notice && (
-        <Paper
-          withBorder
-          p="sm"
-          bg="var(--mantine-color-yellow-0)"
-          role="status"
-          data-testid="instructor-notice"
-        >
+      {notMailed && (
+        <Paper withBorder p="sm" bg="var(--mantine-color-yellow-0)" role="alert">
           <Text size="sm">
-            <b>{notice.username}</b>: {notice.message}
+            <b>{notMailed}</b>: {instructorMessages.createdNotMailed}
           </Text>
-          <Button size="xs" variant="subtle" mt={4} onClick={() => setNotice(null)}>
+          <Button size="xs" variant="subtle" mt={4} onClick={() => setNotMailed(null)}>
             Done
           </Button>
         </Paper>
