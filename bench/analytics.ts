@@ -134,7 +134,9 @@ async function benchEngine(engine: Engine, postgresUrl: string | undefined): Pro
 
     const app = await buildApp(ctx);
     // Today's save path (before ranges), as the baseline beside the new one.
-    const auth = createAuth(sessionStore(ctx.db), ctx.clock);
+    const auth = createAuth(sessionStore(ctx.db), ctx.clock, {
+      factorRequired: ctx.config.adminMfa === 'required',
+    });
     app.post('/bench/legacy-progress', async (request, reply) => {
       const { user } = await auth.requireStudent(request);
       const body = request.body as { videoId: string; position: number; watched: number };

@@ -374,6 +374,10 @@ function plan(ids: Ids): Record<RouteKey, Probe> {
     'POST /api/rollno': { path: '/api/rollno', body: { courseId } },
     'POST /api/progress': { path: '/api/progress', body: { videoId, position: 1, watched: 1, rate: 1 } },
     'POST /api/admin/login': { path: '/api/admin/login', body: nobody },
+    'POST /api/admin/setup': {
+      path: '/api/admin/setup',
+      body: { token: 'scan-no-such-link', newPassword: 'Scan@Nobody2027' },
+    },
     'POST /api/admin/login/totp': { path: '/api/admin/login/totp', body: { code: '123456' } },
     'POST /api/admin/mfa/enrolment': {
       skip: 'the scan admin has a factor: answers 403 and takes no input',

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, type Locator, type Page } from '@playwright/test';
 import { heldFactor, holdFactor, nextCode, PERIOD_MS, totpAt } from '../test/support/admin-factor';
+import { setupLinkToken } from '../test/support/setup-link';
 import { screenshots, type Lectern } from './lectern';
 
 const run = promisify(execFile);
@@ -77,19 +78,7 @@ export async function adminSignIn(
   // The same holder as the API clients' (test/support/admin-factor.ts): one phone per admin and server.
   const held = heldFactor(lectern.url, username);
   if (await enrol.isVisible()) {
-    const secret = (await page.getByTestId('mfa-secret').innerText()).replace(/\s+/g, '');
-    if (shots) await adminShots(page, 'admin-mfa-enrol');
-    const step = Math.floor(Date.now() / PERIOD_MS);
-    await page.getByLabel('Authentication code').fill(totpAt(secret, step));
-    await page.getByRole('button', { name: 'Turn on two-step sign-in' }).click();
-    const codes = page.getByTestId('recovery-codes');
-    await expect(codes).toBeVisible();
-    const recoveryCodes = (await codes.innerText()).split(/\s+/).filter(Boolean);
-    expect(recoveryCodes).toHaveLength(10);
-    holdFactor(lectern.url, username, { secret, recoveryCodes, lastStep: step });
-    if (shots) await adminShots(page, 'admin-mfa-recovery-codes');
-    await page.getByLabel('I have saved them').check();
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await setUpTwoStep(page, lectern, username, shots);
   } else {
     if (!held) throw new Error('the admin has a second factor this run never saw set up');
     if (shots) await adminShots(page, 'admin-mfa-code');
@@ -105,6 +94,50 @@ export async function adminSignIn(
   }
   await expect(page).toHaveURL(/\/admindashboard$/);
   await expect(page.getByRole('heading', { name: 'Courses Overview' })).toBeVisible();
+}
+
+/**
+ * The set-up step on screen ("Set up two-step sign-in"), taken as a person with an authenticator app
+ * would: the secret read as text, its code typed, the recovery codes saved.
+ */
+async function setUpTwoStep(page: Page, lectern: Lectern, username: string, shots: boolean) {
+  const secret = (await page.getByTestId('mfa-secret').innerText()).replace(/\s+/g, '');
+  if (shots) await adminShots(page, 'admin-mfa-enrol');
+  const step = Math.floor(Date.now() / PERIOD_MS);
+  await page.getByLabel('Authentication code').fill(totpAt(secret, step));
+  await page.getByRole('button', { name: 'Turn on two-step sign-in' }).click();
+  const codes = page.getByTestId('recovery-codes');
+  await expect(codes).toBeVisible();
+  const recoveryCodes = (await codes.innerText()).split(/\s+/).filter(Boolean);
+  expect(recoveryCodes).toHaveLength(10);
+  holdFactor(lectern.url, username, { secret, recoveryCodes, lastStep: step });
+  if (shots) await adminShots(page, 'admin-mfa-recovery-codes');
+  await page.getByLabel('I have saved them').check();
+  await page.getByRole('button', { name: 'Continue' }).click();
+}
+
+/**
+ * Opens the set-up link mailed to a new staff member (`email`, after the first `after` mails) as
+ * they would: /adminsetup#token, a password chosen twice, then two-step sign-in; lands on the dashboard.
+ */
+export async function setUpThroughLink(
+  page: Page,
+  lectern: Lectern,
+  {
+    email,
+    username,
+    password,
+    after = 0,
+  }: { email: string; username: string; password: string; after?: number },
+): Promise<void> {
+  const token = setupLinkToken((await lectern.smtp.waitFor(email, after)).text);
+  await page.goto(`${lectern.url}/adminsetup#${token}`);
+  await page.getByLabel('New password', { exact: true }).fill(password);
+  await page.getByLabel('Confirm new password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Set password' }).click();
+  await expect(page.getByRole('heading', { name: 'Set up two-step sign-in', exact: true })).toBeVisible();
+  await setUpTwoStep(page, lectern, username, false);
+  await expect(page).toHaveURL(/\/admindashboard$/);
 }
 
 /** Picks `file` through the file chooser that clicking `trigger` opens (as a person would). */

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
-import { adminShots, adminSignIn, openScreen, toastWith } from './admin-setup';
+import { adminShots, adminSignIn, openScreen, setUpThroughLink, toastWith } from './admin-setup';
 import { startLectern, type Lectern } from './lectern';
+import { instructorMessages } from '../src/contract/instructors';
 import { AdminApi } from './student-setup';
 
 let lectern: Lectern;
@@ -18,7 +19,7 @@ test.afterAll(async () => {
   await lectern?.stop();
 });
 
-test('an admin creates an instructor for one course; the instructor signs in with a second factor and sees only what they may use', async ({
+test('an admin creates an instructor for one course; the instructor sets the account up through the mailed link and sees only what they may use', async ({
   page,
   browser,
 }) => {
@@ -27,10 +28,10 @@ test('an admin creates an instructor for one course; the instructor signs in wit
   await page.getByRole('textbox', { name: 'Username', exact: true }).fill('meera');
   await page.getByRole('textbox', { name: 'E-mail' }).fill('meera@school.example');
   await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Meera Iyer');
-  await page.getByLabel('Password (empty: one is generated)', { exact: true }).fill('Tutor@E2e123');
   await page.getByRole('checkbox', { name: /React in Depth/ }).check();
+  const before = lectern.smtp.mails.length;
   await page.getByRole('button', { name: 'Create instructor' }).click();
-  await expect(toastWith(page, 'Instructor created.')).toBeVisible();
+  await expect(toastWith(page, instructorMessages.created)).toBeVisible();
   const row = page.getByRole('row', { name: /Meera Iyer/ });
   await expect(row).toContainText('React in Depth');
   await expect(row).not.toContainText('Databases');
@@ -41,10 +42,15 @@ test('an admin creates an instructor for one course; the instructor signs in wit
   await adminShots(page, 'admin-instructors-remove');
   await page.getByRole('button', { name: 'Cancel' }).click();
 
-  // The instructor: the same sign-in and second factor, a back office cut to their course.
+  // The instructor: their own password and second factor through the mailed link, a back office cut to their course.
   const context = await browser.newContext();
   const tutor = await context.newPage();
-  await adminSignIn(tutor, lectern, { username: 'meera', password: 'Tutor@E2e123' });
+  await setUpThroughLink(tutor, lectern, {
+    email: 'meera@school.example',
+    username: 'meera',
+    password: 'Tutor@E2e123',
+    after: before,
+  });
   await expect(tutor.getByRole('heading', { name: 'Instructor Dashboard' })).toBeVisible();
   const nav = tutor.getByRole('navigation', { name: 'Admin' }).first();
   await expect(nav.getByRole('button', { name: 'Videos' })).toBeVisible();

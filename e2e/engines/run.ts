@@ -11,6 +11,7 @@ import { addFile } from '../../scripts/test-timings.mjs';
 import { nginxLinkSecret } from '../../src/server/media/delivery/segment-urls';
 import { setBucketCors } from '../../src/server/media/store/bucket-cors';
 import { TestClient } from '../../test/support/http-client';
+import { setupLinkToken } from '../../test/support/setup-link';
 import { startNginx } from '../../test/support/nginx';
 import { startBuiltServer } from '../../test/support/processes';
 import { createTestBucket } from '../../test/support/stores';
@@ -144,13 +145,21 @@ async function setUp(url: string, outbox: Outbox) {
     })
   ).course._id as string;
   const staff = async (username: string, courseIds: string[]) => {
+    const email = `${username}@staff.example`;
+    const before = outbox.mails.length;
     await call(admin, '/api/admin/instructors', {
       username,
-      email: `${username}@staff.example`,
+      email,
       name: `${username} (teaching assistant)`,
-      password: INSTRUCTOR_PASSWORD,
       courseIds,
     });
+    // The password is chosen through the link mailed to them; the factor is set up at sign-in.
+    const token = setupLinkToken((await outbox.waitFor(email, before)).text);
+    const setup = await new TestClient(url).post('/api/admin/setup', {
+      token,
+      newPassword: INSTRUCTOR_PASSWORD,
+    });
+    if (setup.status !== 200) throw new Error(`${username} set-up link: ${setup.status}`);
     const client = new TestClient(url);
     const signedIn = await client.adminLogin({ username, password: INSTRUCTOR_PASSWORD });
     if (signedIn.status !== 200) throw new Error(`${username} sign-in: ${signedIn.status}`);

@@ -15,6 +15,8 @@ export const SESSION_COOKIE = 'token';
 export const ADMIN_SESSION_MAX_SECONDS = 12 * 3600;
 /** The password is right, the second factor still to come (or to set up): this long to give it. */
 export const MFA_PENDING_SECONDS = 10 * 60;
+/** A staff member's set-up link (a new account, or after `mfa:reset`) works once within this long. */
+export const STAFF_SETUP_LINK_HOURS = 48;
 /** Sensitive admin actions want the second factor proven within this long (route table `freshFactor`). */
 export const FRESH_FACTOR_SECONDS = 10 * 60;
 /** Wrong second-factor codes per admin in SIGNIN_FAILURE_WINDOW_MS, counted before each check. */

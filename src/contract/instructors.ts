@@ -12,8 +12,13 @@ export const InstructorCourseIds = z
   .max(MAX_INSTRUCTOR_COURSES)
   .transform((ids) => [...new Set(ids)]);
 
-/** POST /api/admin/instructors (and the CLI's create-instructor). */
-export const NewInstructor = NewAdmin.extend({ courseIds: InstructorCourseIds.default([]) });
+/**
+ * POST /api/admin/instructors (and the CLI's create-instructor). No password: the instructor chooses
+ * it, and sets up their second factor, through the one-time link mailed to them.
+ */
+export const NewInstructor = NewAdmin.omit({ password: true }).extend({
+  courseIds: InstructorCourseIds.default([]),
+});
 export type NewInstructor = z.infer<typeof NewInstructor>;
 
 /** POST /api/admin/instructors/:userId/courses. */
@@ -37,16 +42,16 @@ export type InstructorEntry = z.infer<typeof InstructorEntry>;
 export const InstructorListResponse = z.strictObject({ instructors: z.array(InstructorEntry) });
 export type InstructorListResponse = z.infer<typeof InstructorListResponse>;
 
-/** A created instructor; `password` only when it was generated (shown once to the admin, never stored). */
-export const InstructorCreatedResponse = MessageResponse.extend({
-  instructor: InstructorEntry,
-  password: z.string().optional(),
-});
+/** A created instructor (the message says whether their set-up link was mailed). */
+export const InstructorCreatedResponse = MessageResponse.extend({ instructor: InstructorEntry });
 
 export const InstructorSavedResponse = MessageResponse.extend({ instructor: InstructorEntry });
 
 export const instructorMessages = {
-  created: 'Instructor created.',
+  created:
+    'Instructor created. A set-up link was mailed to them: with it they choose a password and set up two-step sign-in.',
+  createdNotMailed:
+    'Instructor created, but the set-up link could not be mailed. Check the mail settings, then send a new link with mfa:reset on the command line.',
   assigned: 'Courses saved.',
   removed: 'Instructor removed.',
   notFound: 'Instructor not found.',

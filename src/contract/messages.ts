@@ -100,19 +100,28 @@ export const serverMessages = {
   mfaNotPending: 'Sign in with your password first.',
   mfaAlreadyEnrolled: 'Two-step sign-in is already set up for this account.',
   mfaNoFactor: 'Set up two-step sign-in first.',
+  /** A staff account waiting for its owner to open the mailed set-up link (new, or after mfa:reset). */
+  staffSetupPending:
+    'Your account is waiting to be set up: open the set-up link mailed to you. An administrator can send a new one.',
+  staffSetupLinkDead: 'This set-up link was used or has expired. Ask an administrator for a new one.',
+  staffSetupDone: 'Password set. Now set up two-step sign-in.',
+  mfaEnrolAtSignIn: 'Two-step sign-in is required: sign out and sign in again to set it up.',
+  mfaAppAdded:
+    'Authenticator app added. Your recovery codes are unchanged and your other sessions were signed out.',
   mfaFreshFactor: 'Please confirm it is you: enter a code from your authenticator app or use your passkey.',
   mfaConfirmed: 'Thanks, confirmed.',
-  recoveryCodesRenewed: 'New recovery codes made; the old ones no longer work.',
+  recoveryCodesRenewed:
+    'New recovery codes made; the old ones no longer work. Your other sessions were signed out.',
   passwordChanged: 'Password changed. Your other sessions were signed out.',
   currentPasswordWrong: 'Your current password is not right.',
   otherSessionsEnded: 'Your other sessions were signed out.',
   passkeyFailed: 'That passkey was not accepted. Try again, or use a code.',
   passkeyNone: 'No passkey is set up for this account.',
-  passkeyAdded: 'Passkey added.',
+  passkeyAdded: 'Passkey added. Your other sessions were signed out.',
   passkeyEnrolled: 'Two-step sign-in is on with your passkey. Keep your recovery codes somewhere safe.',
   passkeyNotAdded: 'The passkey could not be added. Please try again.',
   passkeyKnown: 'That passkey is already registered.',
-  passkeyRemoved: 'Passkey removed.',
+  passkeyRemoved: 'Passkey removed. Your other sessions were signed out.',
   passkeyUnknown: 'Unknown passkey.',
   passkeyLast:
     'This is your only second factor: set up the authenticator app or add another passkey before removing it.',

@@ -16,6 +16,19 @@ export const FactorCode = z
 
 export const FactorCodeBody = z.object({ code: FactorCode });
 
+/**
+ * POST /api/admin/setup: the token of the one-time link mailed to a staff member (the part after
+ * `#` in /adminsetup#…) and the password they choose.
+ */
+export const StaffSetupBody = z.object({
+  token: z
+    .string()
+    .min(1, 'This set-up link is not complete. Open the link from the e-mail again.')
+    .max(100, 'This set-up link is not right. Open the link from the e-mail again.'),
+  newPassword: NewPassword,
+});
+export type StaffSetupBody = z.infer<typeof StaffSetupBody>;
+
 /** POST /api/admin/login: the spec's message, and the step still to take when the password alone is not enough. */
 export const AdminSignInResponse = z.strictObject({
   message: z.string(),
@@ -44,6 +57,16 @@ export const RecoveryCodesResponse = z.strictObject({
   recoveryCodes: z.array(z.string()),
 });
 export type RecoveryCodesResponse = z.infer<typeof RecoveryCodesResponse>;
+
+/**
+ * The app set up: as the first factor, with the recovery codes (shown once); beside passkeys, the
+ * codes that came with them stay valid and none are given.
+ */
+export const AppEnrolledResponse = z.strictObject({
+  message: z.string(),
+  recoveryCodes: z.array(z.string()).optional(),
+});
+export type AppEnrolledResponse = z.infer<typeof AppEnrolledResponse>;
 
 export const MfaStatusResponse = z.strictObject({
   enrolled: z.boolean(),

@@ -42,6 +42,7 @@ import {
 import {
   AdminSessionsResponse,
   AdminSignInResponse,
+  AppEnrolledResponse,
   ChangePasswordBody,
   EnrolmentResponse,
   FactorCodeBody,
@@ -53,6 +54,7 @@ import {
   PasskeyOptionsResponse,
   PasskeyRegistrationBody,
   RecoveryCodesResponse,
+  StaffSetupBody,
 } from './mfa';
 import {
   AccessListQuery,
@@ -216,19 +218,33 @@ export const routes = {
     body: SignInBody,
     response: AdminSignInResponse,
   },
+  'POST /api/admin/setup': {
+    auth: 'public',
+    why: 'the one-time link mailed to the staff member is the proof (an unknown, used or expired one is 401); tries per client are limited',
+    body: StaffSetupBody,
+    response: AdminSignInResponse,
+  },
   // The admin's second factor (mfa/): the step after the password, setting it up, proving it again.
+  // Every change to the factors or the sessions wants a fresh factor (a staff member with none yet
+  // sets the first one up at the `enrol` step: http/auth.ts `requireFreshFactor`).
   'POST /api/admin/login/totp': {
     auth: 'admin-signin',
     instructor: 'own',
     body: FactorCodeBody,
     response: MessageResponse,
   },
-  'POST /api/admin/mfa/enrolment': { auth: 'admin-signin', instructor: 'own', response: EnrolmentResponse },
+  'POST /api/admin/mfa/enrolment': {
+    auth: 'admin-signin',
+    instructor: 'own',
+    freshFactor: true,
+    response: EnrolmentResponse,
+  },
   'POST /api/admin/mfa/enrol': {
     auth: 'admin-signin',
     instructor: 'own',
+    freshFactor: true,
     body: FactorCodeBody,
-    response: RecoveryCodesResponse,
+    response: AppEnrolledResponse,
   },
   'GET /api/admin/mfa': { auth: 'admin', instructor: 'own', response: MfaStatusResponse },
   'POST /api/admin/mfa/verify': {
@@ -288,7 +304,12 @@ export const routes = {
     response: MessageResponse,
   },
   'GET /api/admin/sessions': { auth: 'admin', instructor: 'own', response: AdminSessionsResponse },
-  'POST /api/admin/sessions/end-others': { auth: 'admin', instructor: 'own', response: MessageResponse },
+  'POST /api/admin/sessions/end-others': {
+    auth: 'admin',
+    instructor: 'own',
+    freshFactor: true,
+    response: MessageResponse,
+  },
   'GET /api/admin/auth/admincheck': {
     auth: 'public',
     why: 'answers valid:false to anyone but a signed-in admin',

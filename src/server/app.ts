@@ -113,7 +113,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
 
   const sessions = sessionStore(ctx.db, { adminIdleMinutes: ctx.config.adminIdleMinutes });
   const codes = oneTimeCodeStore(ctx.db, ctx.signingKey);
-  const auth = createAuth(sessions, ctx.clock);
+  const auth = createAuth(sessions, ctx.clock, { factorRequired: ctx.config.adminMfa === 'required' });
   const deps = { ctx, auth, sessions, codes };
 
   await app.register(

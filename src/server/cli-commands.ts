@@ -6,6 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { parseArgs } from 'node:util';
+import { STAFF_SETUP_LINK_HOURS } from '../contract/constants';
 import { AssignCoursesBody, NewInstructor } from '../contract/instructors';
 import { NewAdmin, NewStudent } from '../contract/students';
 import {
@@ -153,16 +154,22 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: 'create-instructor',
-    help: 'Add an instructor teaching some courses: --username U --email E [--name N] [--password P] [--courses ID,ID]',
+    help: 'Add an instructor teaching some courses, mailed a set-up link: --username U --email E [--name N] [--courses ID,ID]',
     needs: 'runtime',
     async run({ ctx, values }) {
       const input = parseInput(NewInstructor, { ...values, courseIds: courseList(values.courses ?? '') });
-      const { created } = await createInstructor(ctx, input, 'cli');
+      const { created, mailed } = await createInstructor(ctx, input, 'cli');
       console.log(
         `Created instructor ${created.username} <${created.email}> teaching ${plural(input.courseIds.length, 'course')}.`,
       );
-      if (created.generatedPassword) console.log(`Password (shown once): ${created.generatedPassword}`);
-      return 0;
+      if (mailed) {
+        console.log(`A set-up link was mailed to ${created.email} (valid ${STAFF_SETUP_LINK_HOURS} hours).`);
+        return 0;
+      }
+      console.error(
+        `The set-up link could not be mailed to ${created.email}: check the mail settings, then run mfa:reset --username ${created.username}.`,
+      );
+      return 1;
     },
   },
   {
@@ -248,20 +255,29 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: 'mfa:reset',
-    help: "Remove an admin's second factor and recovery codes, end their sessions (a lost phone): --username U",
+    help: "Remove an admin's second factor and recovery codes, end their sessions, mail them a set-up link (a lost phone): --username U",
     needs: 'runtime',
     async run({ ctx, values, positionals }) {
       const name = required(values.username ?? positionals[0], 'Name the admin: mfa:reset --username U');
       const user = await findUserByLogin(ctx.db, name);
       // Instructors hold the same second factor.
       if (!user || user.role === 'student') throw new HttpError(404, `No admin is named ${name}.`);
-      const had = await resetAdminFactor(ctx, user.id, 'cli');
+      const { had, mailed } = await resetAdminFactor(ctx, user, 'cli');
       console.log(
         had
-          ? `Reset the second factor of ${user.username}: their sessions ended; the next sign-in sets up a new one.`
+          ? `Reset the second factor of ${user.username}: their sessions ended.`
           : `${user.username} had no second factor; their sessions ended.`,
       );
-      return 0;
+      if (mailed) {
+        console.log(
+          `A set-up link was mailed to ${user.email} (valid ${STAFF_SETUP_LINK_HOURS} hours): it sets a new password and the new factor.`,
+        );
+        return 0;
+      }
+      console.error(
+        `The set-up link could not be mailed to ${user.email}: check the mail settings, then run mfa:reset again.`,
+      );
+      return 1;
     },
   },
   {

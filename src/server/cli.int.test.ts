@@ -11,6 +11,7 @@ import { openDatabase } from './db/client';
 import { auditEvents, courses } from './db/schema';
 import { runCli, startServerProcess } from '../../test/support/processes';
 import { TestSmtpServer } from '../../test/support/smtp';
+import { setupLinkToken } from '../../test/support/setup-link';
 
 /**
  * Each test starts the CLI as a fresh process (Node, tsx compiling the server's modules, the
@@ -67,23 +68,15 @@ describe('admin command line (embedded database)', CLI_PROCESS_TIMEOUT, () => {
     }
 
     const created = await runCli(
-      [
-        'create-instructor',
-        '--username',
-        'tutor',
-        '--email',
-        'tutor@example.test',
-        '--password',
-        'Tutor@12345',
-        '--courses',
-        courseId,
-      ],
+      ['create-instructor', '--username', 'tutor', '--email', 'tutor@example.test', '--courses', courseId],
       env,
     );
     expect(created.stderr).toBe('');
     expect(created.code).toBe(0);
     expect(created.stdout).toContain('Created instructor tutor <tutor@example.test> teaching 1 course.');
     expect(created.stdout).not.toContain('Password (shown once)');
+    expect(created.stdout).toContain('A set-up link was mailed to tutor@example.test (valid 48 hours).');
+    const token = setupLinkToken((await smtp.waitFor('tutor@example.test')).text);
 
     const unknownCourse = await runCli(
       [
@@ -110,10 +103,13 @@ describe('admin command line (embedded database)', CLI_PROCESS_TIMEOUT, () => {
     const notInstructor = await runCli(['assign-instructor', '--username', 'nobody', '--courses', ''], env);
     expect(notInstructor.stderr).toContain('No instructor is named nobody.');
 
-    // They sign in where admins do, and must set up the same second factor (ADMIN_MFA=required).
+    // The link sets their password; they sign in where admins do, and must set up the same second
+    // factor (ADMIN_MFA=required).
     const server = await startServerProcess(env);
     try {
       const client = new TestClient(server.url);
+      const setup = await client.post('/api/admin/setup', { token, newPassword: 'Tutor@12345' });
+      expect(setup.body.next).toBe('enrol');
       const signIn = await client.post('/api/admin/login', { username: 'tutor', password: 'Tutor@12345' });
       expect(signIn.status).toBe(200);
       expect(signIn.body.next).toBe('enrol');
@@ -269,6 +265,7 @@ describe('npm run cli on a checkout that was never built', CLI_PROCESS_TIMEOUT, 
     // A lost phone: the admin's factor goes (they had none yet: said so), and the audit log keeps it.
     const reset = await npmCli(['mfa:reset', '--username', 'ops']);
     expect(reset.stdout).toContain('ops had no second factor; their sessions ended.');
+    expect(reset.stdout).toContain('A set-up link was mailed to ops@example.test (valid 48 hours)');
     const unknown = await npmCli(['mfa:reset', '--username', 'nobody']).catch(
       (error: { stderr: string }) => error,
     );

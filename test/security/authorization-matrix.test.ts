@@ -47,10 +47,15 @@ const FRESH_FACTOR_ROUTES: RouteKey[] = [
   'POST /api/admin/backups',
   'GET /api/admin/trace/:code',
   'POST /api/admin/trace-runs',
-  // Passkeys: adding one (both steps) and removing one change how the admin signs in.
+  // Every change to how a staff member signs in (issue 37): a stolen session alone changes nothing.
+  // Adding a passkey (both steps), removing one, setting up the app beside passkeys (both steps: the
+  // first factor is set up at the `enrol` step, which has none to prove), and signing the others out.
   'POST /api/admin/passkeys/registration',
   'POST /api/admin/passkeys',
   'DELETE /api/admin/passkeys/:passkeyId',
+  'POST /api/admin/mfa/enrolment',
+  'POST /api/admin/mfa/enrol',
+  'POST /api/admin/sessions/end-others',
   // Instructors: who else may upload and edit lectures, and see students.
   'POST /api/admin/instructors',
   'POST /api/admin/instructors/:userId/courses',

@@ -245,6 +245,16 @@ export const adminApiRows: Row[] = [
     ],
   },
   {
+    route: 'POST /api/admin/setup',
+    public: 'the one-time link mailed to a staff member is the proof; an unknown link is 401 whoever asks',
+    cases: [
+      {
+        request: () => post('/api/admin/setup', { token: 'no-such-link', newPassword: 'Matrix@12345' }),
+        expect: everyone(401),
+      },
+    ],
+  },
+  {
     route: 'GET /api/admin/auth/admincheck',
     public: 'answers valid:false to anyone but a signed-in admin',
     cases: [

@@ -17,6 +17,7 @@ import { users } from '../../src/server/db/schema';
 import { openRuntime, type Runtime } from '../../src/server/runtime';
 import { createTestDatabase, type TestDatabase } from './databases';
 import { TestClient } from './http-client';
+import { setupLinkToken } from './setup-link';
 import { TestSmtpServer } from './smtp';
 import { fetchTrusting } from './tls';
 
@@ -159,11 +160,10 @@ export class TestServer {
     password = 'Tutor@12345',
   ): Promise<{ client: TestClient; instructor: { id: string; username: string; email: string } }> {
     const n = ++this.counter;
-    const { created } = await createInstructor(
-      this.ctx,
-      { username: `tutor${n}`, email: `tutor${n}@example.test`, password, courseIds },
-      'cli',
-    );
+    const email = `tutor${n}@example.test`;
+    const before = this.smtp.mails.length;
+    const { created } = await createInstructor(this.ctx, { username: `tutor${n}`, email, courseIds }, 'cli');
+    await this.openSetupLink(email, password, before);
     await this.enrolFactor(created);
     const client = this.client();
     const res = await client.adminLogin({ username: created.username, password });
@@ -171,6 +171,17 @@ export class TestServer {
       throw new Error(`instructor sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
     client.staySignedInAs = { username: created.username, password };
     return { client, instructor: { id: created.id, username: created.username, email: created.email } };
+  }
+
+  /**
+   * Opens the set-up link mailed to `email` (after the first `before` mails) as its owner does:
+   * POST /api/admin/setup with the token and `password`. Answers that response.
+   */
+  async openSetupLink(email: string, password: string, before = 0) {
+    const token = setupLinkToken((await this.smtp.waitFor(email, before)).text);
+    const res = await this.client().post('/api/admin/setup', { token, newPassword: password });
+    if (res.status !== 200) throw new Error(`set-up link refused: ${res.status} ${JSON.stringify(res.body)}`);
+    return res;
   }
 
   /** A client signed in as a fully active student. */

@@ -10,11 +10,10 @@ export const instructorAdminRoutes: FastifyPluginAsync<AccountRouteOptions> = as
     'GET /api/admin/instructors': async () => ({ instructors: await listInstructors(ctx.db) }),
 
     'POST /api/admin/instructors': async ({ session, body }) => {
-      const { instructor, created } = await createInstructor(ctx, body, { adminId: session.user.id });
+      const { instructor, mailed } = await createInstructor(ctx, body, { adminId: session.user.id });
       return {
-        message: instructorMessages.created,
+        message: mailed ? instructorMessages.created : instructorMessages.createdNotMailed,
         instructor,
-        ...(created.generatedPassword ? { password: created.generatedPassword } : {}),
       };
     },
 

@@ -6,6 +6,7 @@ import type { Db } from '../db/client';
 import { isUuid } from '../db/ids';
 import { courses, instructorCourses, users } from '../db/schema';
 import { badRequest, notFound } from '../errors';
+import { mailStaffSetupLink } from './staff-setup';
 import { findUserByLogin, insertUser, type CreatedUser } from './users';
 
 /**
@@ -87,18 +88,23 @@ async function entryOf(db: Db, userId: string): Promise<InstructorEntry> {
   return entry;
 }
 
-/** Creates an instructor teaching `courseIds` (a generated password is returned once, never stored). */
+/**
+ * Creates an instructor teaching `courseIds`, waiting for them to set the account up (a password,
+ * the second factor) through a one-time link mailed to them: no one else ever knows the password,
+ * and no one else can set up a factor for the account. `mailed`: whether the link went out.
+ */
 export async function createInstructor(
   ctx: AppContext,
   input: NewInstructor,
   actor: InstructorActor,
-): Promise<{ instructor: InstructorEntry; created: CreatedUser }> {
+): Promise<{ instructor: InstructorEntry; created: CreatedUser; mailed: boolean }> {
   await requireCourses(ctx.db, input.courseIds);
-  const { username, email, password } = input;
+  const { username, email } = input;
+  // A random password no one is shown: the account opens only through the link.
   const created = await insertUser(
     ctx.db,
-    { role: 'instructor', username, email, name: input.name ?? username, firstLogin: false },
-    password,
+    { role: 'instructor', username, email, name: input.name ?? username, firstLogin: true },
+    undefined,
   );
   await setCourses(ctx.db, created.id, input.courseIds);
   await recordSecurityEvent(ctx, ctx.clock.now(), {
@@ -106,7 +112,8 @@ export async function createInstructor(
     userId: created.id,
     details: { by: by(actor), courseIds: input.courseIds },
   });
-  return { instructor: await entryOf(ctx.db, created.id), created };
+  const mailed = await mailStaffSetupLink(ctx, created);
+  return { instructor: await entryOf(ctx.db, created.id), created, mailed };
 }
 
 /** Replaces the courses an instructor teaches (an empty list: none). */

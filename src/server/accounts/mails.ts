@@ -1,4 +1,4 @@
-import { OTP_LIFETIME_MINUTES } from '../../contract/constants';
+import { OTP_LIFETIME_MINUTES, STAFF_SETUP_LINK_HOURS } from '../../contract/constants';
 import type { Mail } from '../mail/mailer';
 
 export function oneTimeCodeMail(productName: string, to: string, code: string): Mail {
@@ -14,24 +14,23 @@ export function oneTimeCodeMail(productName: string, to: string, code: string): 
   };
 }
 
+/** A mail to one person by name: "Hello <name>," and the lines of `body`. */
+export function personalMail(to: { email: string; name: string }, subject: string, body: string[]): Mail {
+  return { to: to.email, subject, text: [`Hello ${to.name},`, '', ...body].join('\n') };
+}
+
 export function initialPasswordMail(
   productName: string,
   student: { email: string; name: string; username: string },
   password: string,
 ): Mail {
-  return {
-    to: student.email,
-    subject: `Your ${productName} account`,
-    text: [
-      `Hello ${student.name},`,
-      '',
-      `An account has been created for you on ${productName}.`,
-      `Username: ${student.username}`,
-      `Initial password: ${password}`,
-      '',
-      'At your first sign-in you will be asked to choose a new password with a one-time code sent to this address.',
-    ].join('\n'),
-  };
+  return personalMail(student, `Your ${productName} account`, [
+    `An account has been created for you on ${productName}.`,
+    `Username: ${student.username}`,
+    `Initial password: ${password}`,
+    '',
+    'At your first sign-in you will be asked to choose a new password with a one-time code sent to this address.',
+  ]);
 }
 
 /**
@@ -64,4 +63,21 @@ export function codesFrozenMails(
     ].join('\n'),
   }));
   return [toStudent, ...toAdmins];
+}
+
+/** The one-time link a staff member sets their account up with (a new password, then the second factor). */
+export function staffSetupMail(
+  productName: string,
+  link: string,
+  staff: { email: string; name: string; username: string },
+): Mail {
+  return personalMail(staff, `Set up your ${productName} account`, [
+    `Your ${productName} staff account ${staff.username} is waiting for you to set it up. Open this link`,
+    'to choose a password and set up how you sign in:',
+    '',
+    `  ${link}`,
+    '',
+    `The link works once, within ${STAFF_SETUP_LINK_HOURS} hours. Until you use it, your account cannot be signed in to.`,
+    'If you did not expect this e-mail, tell an administrator.',
+  ]);
 }

@@ -63,6 +63,8 @@ export async function signIn(
       surface === 'student' ? serverMessages.adminOnStudentSignIn : serverMessages.studentOnAdminSignIn,
     );
   }
+  // A staff account waiting for its mailed set-up link (accounts/staff-setup.ts): the password opens nothing.
+  if (user.role !== 'student' && user.firstLogin) throw forbidden(serverMessages.staffSetupPending);
 
   const now = ctx.clock.now();
   await ctx.db.update(users).set({ lastSignInAt: now }).where(eq(users.id, user.id));

@@ -15,6 +15,7 @@ export type SecurityAction =
   | 'instructor.assigned'
   | 'instructor.removed'
   | 'session.ended'
+  | 'session.others-ended'
   | 'mfa.enrolled'
   | 'mfa.failure'
   | 'mfa.recovery-used'
@@ -36,7 +37,12 @@ const WARNINGS = new Set<SecurityAction>([
   'mfa.failure',
   'mfa.recovery-used',
   'mfa.reset',
+  // Changes to how a staff member signs in (mfa/sign-in-changes.ts): a stolen session's first moves.
+  'mfa.enrolled',
+  'mfa.recovery-renewed',
+  'mfa.passkey-added',
   'mfa.passkey-removed',
+  'session.others-ended',
   'backup.restored',
   'backup.restore-failed',
 ]);

@@ -40,8 +40,15 @@ export function clearSessionCookie(reply: FastifyReply): void {
   reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(reply.request));
 }
 
-/** Session resolution and the role guards every route starts with. */
-export function createAuth(sessions: SessionLookup, clock: Clock) {
+/**
+ * Session resolution and the role guards every route starts with. `factorRequired`: staff must hold
+ * a second factor (ADMIN_MFA=required).
+ */
+export function createAuth(
+  sessions: SessionLookup,
+  clock: Clock,
+  { factorRequired }: { factorRequired: boolean },
+) {
   /** The request's session, looked up at most once per request. */
   function authOf(request: FastifyRequest): Promise<Authenticated | null> {
     if (!request.authLookup) {
@@ -98,15 +105,18 @@ export function createAuth(sessions: SessionLookup, clock: Clock) {
   }
 
   /**
-   * The one rule for sensitive admin routes (route table `freshFactor`): the session proved the
-   * second factor within FRESH_FACTOR_SECONDS. An admin with no factor (ADMIN_MFA=optional) has
-   * none to prove. The 403's message is what the admin screens turn into a code prompt.
+   * The one rule for sensitive staff routes (route table `freshFactor`): the session proved the
+   * second factor within FRESH_FACTOR_SECONDS. A staff member without a factor has none to prove
+   * under ADMIN_MFA=optional; under `required` only the `enrol` step (what the password opens when
+   * there is none) may go on, to set up the first one, and any other session is refused until a
+   * sign-in sets one up. The stale-factor message is what the admin screens turn into a code prompt.
    */
   async function requireFreshFactor(auth: Authenticated): Promise<void> {
     const now = clock.now().getTime();
     if (auth.factorAt && now - auth.factorAt.getTime() <= FRESH_FACTOR_SECONDS * 1000) return;
-    if (!(await sessions.hasFactor(auth.user.id))) return;
-    throw forbidden(serverMessages.mfaFreshFactor);
+    if (await sessions.hasFactor(auth.user.id)) throw forbidden(serverMessages.mfaFreshFactor);
+    if (!factorRequired || auth.scope === 'enrol') return;
+    throw forbidden(serverMessages.mfaEnrolAtSignIn);
   }
 
   /** Any student session, the first-login one limited to the password reset included. */

@@ -5,8 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { serverMessages } from '../../contract/messages';
 import { heldFactor, PERIOD_MS, totpAt } from '../../../test/support/admin-factor';
 import { testEngines } from '../../../test/support/databases';
+import { setupLinkToken } from '../../../test/support/setup-link';
 import { suiteServer } from '../../../test/support/test-server';
 import { adminFactors, adminRecoveryCodes, auditEvents } from '../db/schema';
+import { sessionStore } from '../accounts/sessions';
 import { createAdmin } from '../accounts/users';
 import { resetAdminFactor } from './reset';
 
@@ -164,6 +166,61 @@ describe.each(testEngines())('admin second factor (%s)', (engine) => {
     expect((await client.get('/api/admin/auth/admincheck')).body).toEqual({ valid: true, role: 'admin' });
   });
 
+  it('a change to the second factor signs out the other sessions and mails the owner', async () => {
+    const { client, admin } = await server.adminClient({ staySignedIn: false });
+    const other = server.client();
+    server.clock.advance(1000);
+    expect((await other.adminLogin({ ...admin, password: 'Admin@12345' })).status).toBe(200);
+    const before = server.smtp.mails.length;
+    expect((await client.post('/api/admin/mfa/recovery-codes')).status).toBe(200);
+    expect((await other.get('/api/admin/auth/admincheck')).body).toEqual({ valid: false });
+    expect((await client.get('/api/admin/auth/admincheck')).body).toEqual({ valid: true, role: 'admin' });
+    const mail = await server.smtp.waitFor(`${admin.username}@example.test`, before);
+    expect(mail.subject).toBe('Lectern: your two-step sign-in changed');
+    expect(mail.text).toContain('New recovery codes were made');
+    expect(mail.text).toContain('127.0.0.1');
+    expect(await events(admin.id, 'mfa.recovery-renewed')).toBe(1);
+  });
+
+  it('signing out the other sessions wants the factor within 10 minutes', async () => {
+    const { client, admin } = await server.adminClient({ staySignedIn: false });
+    const other = server.client();
+    server.clock.advance(1000);
+    expect((await other.adminLogin({ ...admin, password: 'Admin@12345' })).status).toBe(200);
+    server.clock.advance(11 * 60_000);
+    expect(await client.post('/api/admin/sessions/end-others')).toMatchObject({
+      status: 403,
+      body: { message: serverMessages.mfaFreshFactor },
+    });
+    expect((await other.get('/api/admin/auth/admincheck')).body.valid).toBe(true);
+    expect((await client.proveFactor()).status).toBe(200);
+    expect((await client.post('/api/admin/sessions/end-others')).status).toBe(200);
+    expect((await other.get('/api/admin/auth/admincheck')).body).toEqual({ valid: false });
+  });
+
+  it('a staff session without a factor is not fresh (ADMIN_MFA=required)', async () => {
+    const admin = await createAdmin(server.ctx.db, {
+      username: 'mfa-none',
+      email: 'mfa-none@example.test',
+      password: 'Admin@12345',
+    });
+    // A full session without a factor, as a sign-in under ADMIN_MFA=optional left it before the
+    // setting became required.
+    const token = await sessionStore(server.ctx.db).create(admin, 'full', server.clock.now(), 1);
+    const client = server.client();
+    client.cookies.set('token', token);
+    expect((await client.get('/api/admin/auth/admincheck')).body).toEqual({ valid: true, role: 'admin' });
+    const refused = { status: 403, body: { message: serverMessages.mfaEnrolAtSignIn } };
+    expect(
+      await client.post('/api/admin/password', { currentPassword: 'Admin@12345', newPassword: 'New@123456' }),
+    ).toMatchObject(refused);
+    expect(await client.post('/api/admin/mfa/enrolment')).toMatchObject(refused);
+    // The next sign-in sets the factor up.
+    expect(
+      (await server.client().adminPassword({ username: 'mfa-none', password: 'Admin@12345' })).body.next,
+    ).toBe('enrol');
+  });
+
   it('admin sessions end after 30 idle minutes and 12 hours in any case; the admin sees and ends the others', async () => {
     const { client, admin } = await server.adminClient({ staySignedIn: false });
     const second = server.client();
@@ -193,13 +250,47 @@ describe.each(testEngines())('admin second factor (%s)', (engine) => {
     expect((await idle.client.get('/api/admin/auth/admincheck')).body).toEqual({ valid: false });
   });
 
-  it('mfa:reset removes the factor and the sessions; the next sign-in enrols again', async () => {
+  it('mfa:reset removes the factor and the sessions and mails a set-up link: the old password opens nothing, the link sets a new one and the factor', async () => {
     const { client, admin } = await server.adminClient();
-    expect(await resetAdminFactor(server.ctx, admin.id, 'test')).toBe(true);
+    const staff = { ...admin, email: `${admin.username}@example.test`, name: admin.username };
+    const before = server.smtp.mails.length;
+    expect(await resetAdminFactor(server.ctx, staff, 'test')).toEqual({ had: true, mailed: true });
     expect(await events(admin.id, 'mfa.reset')).toBe(1);
     expect((await client.get('/api/admin/auth/admincheck')).body).toEqual({ valid: false });
-    const again = server.client();
-    expect((await again.adminPassword({ ...admin, password: 'Admin@12345' })).body.next).toBe('enrol');
+    // Whoever else knows the old password cannot set up a factor of their own.
+    const pending = { status: 403, body: { message: serverMessages.staffSetupPending } };
+    expect(await server.client().adminPassword({ ...admin, password: 'Admin@12345' })).toMatchObject(pending);
+
+    // The owner opens the mailed link: a new password, then the set-up step.
+    const mail = await server.smtp.waitFor(staff.email, before);
+    expect(mail.subject).toBe('Set up your Lectern account');
+    const token = setupLinkToken(mail.text);
+    const owner = server.client();
+    expect((await owner.post('/api/admin/setup', { token, newPassword: 'short' })).status).toBe(400);
+    const done = await owner.post('/api/admin/setup', { token, newPassword: 'Owner@12345' });
+    expect(done).toMatchObject({
+      status: 200,
+      body: { message: serverMessages.staffSetupDone, next: 'enrol' },
+    });
+    expect((await owner.post('/api/admin/mfa/enrolment')).status).toBe(200);
+    expect((await owner.get('/api/admin/course/list')).status).toBe(403);
+    // The link works once; the new password opens the set-up step too.
+    const dead = { status: 401, body: { message: serverMessages.staffSetupLinkDead } };
+    expect(
+      await server.client().post('/api/admin/setup', { token, newPassword: 'Other@12345' }),
+    ).toMatchObject(dead);
+    const signIn = await server.client().adminPassword({ ...admin, password: 'Owner@12345' });
+    expect(signIn.body.next).toBe('enrol');
+
+    // A new link replaces the last; after 48 hours it is dead.
+    const again = server.smtp.mails.length;
+    await resetAdminFactor(server.ctx, staff, 'test');
+    const late = setupLinkToken((await server.smtp.waitFor(staff.email, again)).text);
+    server.clock.advance(48 * 3600_000 + 60_000);
+    expect(
+      await server.client().post('/api/admin/setup', { token: late, newPassword: 'Late@12345' }),
+    ).toMatchObject(dead);
+    expect(await server.client().adminPassword({ ...admin, password: 'Owner@12345' })).toMatchObject(pending);
   });
 });
 
@@ -221,6 +312,8 @@ describe('ADMIN_MFA=optional', () => {
         })
       ).status,
     ).toBe(200);
+    // Nor to set up the app from the signed-in session.
+    expect((await client.post('/api/admin/mfa/enrolment')).status).toBe(200);
     const withFactor = await server.createAdmin();
     expect((await server.client().adminPassword(withFactor)).body.next).toBe('totp');
   });

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { serverMessages } from '../../contract/messages';
 import { MFA_FAILURES_PER_ACCOUNT } from '../../contract/constants';
+import { PERIOD_MS, totpAt } from '../../../test/support/admin-factor';
 import { testEngines } from '../../../test/support/databases';
 import { SoftAuthenticator } from '../../../test/support/soft-authenticator';
 import { suiteServer } from '../../../test/support/test-server';
@@ -190,6 +191,48 @@ describe.each(testEngines())('admin passkeys (%s)', (engine) => {
     expect(failures.every((d) => d.kind === 'passkey')).toBe(true);
   });
 
+  it('a stolen session of a passkey-only admin cannot set up an app: 403 until a passkey proves it is them', async () => {
+    const { client } = await enrolStep('pk-stolen');
+    const { key } = await addKey(client, 'Laptop');
+    // Eleven minutes on, the cookie alone (a stolen one) sets up no factor of its own.
+    server.clock.advance(11 * 60_000);
+    const stale = { status: 403, body: { message: serverMessages.mfaFreshFactor } };
+    expect(await client.post('/api/admin/mfa/enrolment')).toMatchObject(stale);
+    expect(await client.post('/api/admin/mfa/enrol', { code: '123456' })).toMatchObject(stale);
+    // The owner's passkey proves it: then the app may be added.
+    expect((await usePasskey(client, key)).status).toBe(200);
+    expect((await client.post('/api/admin/mfa/enrolment')).status).toBe(200);
+  });
+
+  it('an app set up beside a passkey leaves the recovery codes as they were', async () => {
+    const { client } = await enrolStep('pk-then-app');
+    const { added } = await addKey(client, 'Laptop');
+    const recoveryCodes = added.body.recoveryCodes as string[];
+    const enrolment = await client.post('/api/admin/mfa/enrolment');
+    expect(enrolment.status).toBe(200);
+    const step = Math.floor(server.clock.now().getTime() / PERIOD_MS);
+    const app = await client.post('/api/admin/mfa/enrol', { code: totpAt(enrolment.body.secret, step) });
+    expect(app.status).toBe(200);
+    // The codes given with the passkey still sign in.
+    await client.post('/api/admin/logout');
+    const password = await client.adminPassword({ username: 'pk-then-app', password: 'Admin@12345' });
+    expect(password.body.factors).toEqual(['totp', 'passkey']);
+    expect((await client.post('/api/admin/login/totp', { code: recoveryCodes[0] })).status).toBe(200);
+    expect(app.body).toEqual({ message: serverMessages.mfaAppAdded });
+  });
+
+  it('a burst of parallel deletes leaves a passkey-only admin their last passkey', async () => {
+    const { admin, client } = await enrolStep('pk-burst');
+    const ids: string[] = [];
+    for (const name of ['Laptop', 'Phone', 'Tablet', 'Key', 'Spare', 'Old'])
+      ids.push((await addKey(client, name)).added.body.passkey.id as string);
+    const answers = await Promise.all(ids.map((id) => client.request('DELETE', `/api/admin/passkeys/${id}`)));
+    const left = await server.ctx.db.select().from(adminPasskeys).where(eq(adminPasskeys.userId, admin.id));
+    expect(left).toHaveLength(1);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 200, 409]);
+    expect(answers.find((a) => a.status === 409)!.body).toEqual({ message: serverMessages.passkeyLast });
+  });
+
   it('lists and removes passkeys with a fresh factor, keeps the last factor, and mfa:reset removes them', async () => {
     const { client, admin } = await server.adminClient();
     const laptop = await addKey(client, 'Laptop');
@@ -228,7 +271,7 @@ describe.each(testEngines())('admin passkeys (%s)', (engine) => {
     expect((await client.request('DELETE', `/api/admin/passkeys/${added.body.passkey.id}`)).status).toBe(404);
 
     // mfa:reset: the passkeys go with the app.
-    expect(await resetAdminFactor(server.ctx, only.admin.id, 'test')).toBe(true);
+    expect(await resetAdminFactor(server.ctx, only.admin, 'test')).toMatchObject({ had: true });
     expect(
       await server.ctx.db.select().from(adminPasskeys).where(eq(adminPasskeys.userId, only.admin.id)),
     ).toEqual([]);

@@ -8,6 +8,7 @@ import {
 } from '../../contract/constants';
 import { serverMessages } from '../../contract/messages';
 import { hashPassword, verifyPassword } from '../accounts/passwords';
+import { completeStaffSetup } from '../accounts/staff-setup';
 import type { Authenticated } from '../accounts/sessions';
 import { clientOf, startSession, type AccountRouteOptions } from '../accounts/student-routes';
 import { recordSecurityEvent } from '../audit/security-events';
@@ -20,6 +21,7 @@ import { checkFactorCode, checkPasskeyAttempt } from './code-check';
 import { factorStore, type FactorStore } from './factors';
 import { passkeyStore, type PasskeyRow } from './passkeys';
 import { qrDataUrl } from './qr';
+import { recordSignInChange } from './sign-in-changes';
 import { totpUri } from './totp';
 
 /**
@@ -28,7 +30,8 @@ import { totpUri } from './totp';
  * `enrol` session that opens only setting up a factor (ADMIN_MFA=required and none yet) -> a new,
  * full session whose second factor is fresh. Also: proving the factor again for sensitive routes,
  * recovery codes, passkeys (WebAuthn: at the second step instead of a code, set up instead of the
- * app, listed and removed), the admin's own password and sessions.
+ * app, listed and removed), the admin's own password and sessions. Every change to the factors or
+ * the sessions wants a fresh factor (route table) and goes through `recordSignInChange`.
  */
 export const adminSignInRoutes: FastifyPluginAsync<AccountRouteOptions> = async (app, deps) => {
   const { ctx, auth, sessions } = deps;
@@ -55,22 +58,57 @@ export const adminSignInRoutes: FastifyPluginAsync<AccountRouteOptions> = async 
     setSessionCookie(reply, token);
   };
 
+  /** What a staff member's right password opens, given the factors they hold. */
+  const openedBy = (held: readonly string[]): SessionScope => {
+    if (held.length) return 'mfa';
+    return required ? 'enrol' : 'full';
+  };
+  /** The answer to a right password: the step still to take, if any. */
+  const nextStep = (scope: SessionScope, held: ('totp' | 'passkey')[], enrol: string) => {
+    if (scope === 'mfa')
+      return { message: serverMessages.mfaCodeNeeded, next: 'totp' as const, factors: held };
+    if (scope === 'enrol') return { message: enrol, next: 'enrol' as const };
+    // The admin screen judges success by the word "successful" (SPEC.md section 5).
+    return { message: serverMessages.adminSignInSuccess };
+  };
+
   registerRoutes(app, auth, {
     'POST /api/admin/login': async (input) => {
       let held: ('totp' | 'passkey')[] = [];
-      /** What an admin's right password opens. */
       const adminScope = async (userId: string): Promise<SessionScope> => {
         held = await heldFactors(userId);
-        if (held.length) return 'mfa';
-        return required ? 'enrol' : 'full';
+        return openedBy(held);
       };
       const result = await startSession(deps, input, 'admin', adminScope);
-      const scope = result.kind === 'signed-in' ? result.scope : 'full';
-      if (scope === 'mfa')
-        return { message: serverMessages.mfaCodeNeeded, next: 'totp' as const, factors: held };
-      if (scope === 'enrol') return { message: serverMessages.mfaEnrolNeeded, next: 'enrol' as const };
-      // The admin screen judges success by the word "successful" (SPEC.md section 5).
-      return { message: serverMessages.adminSignInSuccess };
+      return nextStep(
+        result.kind === 'signed-in' ? result.scope : 'full',
+        held,
+        serverMessages.mfaEnrolNeeded,
+      );
+    },
+
+    // The mailed set-up link (accounts/staff-setup.ts): the new password, then the account's next
+    // step as after a sign-in (setting up the factor, under ADMIN_MFA=required).
+    'POST /api/admin/setup': async ({ body, request, reply }) => {
+      await countSetupTry(ctx, request.ip);
+      const now = ctx.clock.now();
+      const staff = await completeStaffSetup(ctx.db, body.token, body.newPassword, now);
+      if (!staff) throw unauthorized(serverMessages.staffSetupLinkDead);
+      await ctx.rateCounter.giveBack(setupTryKey(request.ip));
+      await sessions.endAllOf(staff.id);
+      await recordSecurityEvent(ctx, now, {
+        action: 'password.changed',
+        userId: staff.id,
+        ip: request.ip,
+        details: { by: 'setup-link' },
+      });
+      const held = await heldFactors(staff.id);
+      const scope = openedBy(held);
+      const token = await sessions.create(staff, scope, now, ctx.config.maxStudentSessions, {
+        client: clientOf(request),
+      });
+      setSessionCookie(reply, token);
+      return nextStep(scope, held, serverMessages.staffSetupDone);
     },
 
     'POST /api/admin/login/totp': async ({ session, body, request, reply }) => {
@@ -139,12 +177,7 @@ export const adminSignInRoutes: FastifyPluginAsync<AccountRouteOptions> = async 
       );
       if (added === 'known') throw conflict(serverMessages.passkeyKnown);
       if (!added) throw badRequest(serverMessages.passkeyNotAdded);
-      await recordSecurityEvent(ctx, now, {
-        action: 'mfa.passkey-added',
-        userId,
-        ip: request.ip,
-        details: { passkeyId: added.id },
-      });
+      await recordSignInChange(deps, session, request.ip, 'mfa.passkey-added', { passkeyId: added.id });
       if (!first) {
         await sessions.markFactor(session.sessionId, now);
         return { message: serverMessages.passkeyAdded, passkey: passkeyView(added) };
@@ -167,19 +200,11 @@ export const adminSignInRoutes: FastifyPluginAsync<AccountRouteOptions> = async 
     }),
 
     'DELETE /api/admin/passkeys/:passkeyId': async ({ session, params, request }) => {
-      const userId = session.user.id;
-      const held = await heldFactors(userId);
-      const own = await passkeys.listOf(userId);
-      if (!own.some((p) => p.id === params.passkeyId)) throw notFound(serverMessages.passkeyUnknown);
-      if (required && !held.includes('totp') && own.length === 1) throw conflict(serverMessages.passkeyLast);
-      const gone = await passkeys.remove(userId, params.passkeyId);
+      // Under ADMIN_MFA=required the last factor stays: removing it would leave a full session without one.
+      const gone = await passkeys.remove(session.user.id, params.passkeyId, { keepLastFactor: required });
+      if (gone === 'last') throw conflict(serverMessages.passkeyLast);
       if (!gone) throw notFound(serverMessages.passkeyUnknown);
-      await recordSecurityEvent(ctx, ctx.clock.now(), {
-        action: 'mfa.passkey-removed',
-        userId,
-        ip: request.ip,
-        details: { passkeyId: gone.id },
-      });
+      await recordSignInChange(deps, session, request.ip, 'mfa.passkey-removed', { passkeyId: gone.id });
       return { message: serverMessages.passkeyRemoved };
     },
 
@@ -195,16 +220,20 @@ export const adminSignInRoutes: FastifyPluginAsync<AccountRouteOptions> = async 
       await mayEnrol(session, factors);
       if (!/^\d+$/.test(body.code)) throw unauthorized(serverMessages.mfaCodeWrong);
       const userId = session.user.id;
+      const first = (await heldFactors(userId)).length === 0;
       await checkFactorCode(ctx, factors, userId, body.code, request.ip, {
         allowRecovery: false,
         confirm: true,
       });
       const now = ctx.clock.now();
-      const recoveryCodes = await factors.newRecoveryCodes(userId, now);
-      await recordSecurityEvent(ctx, now, { action: 'mfa.enrolled', userId, ip: request.ip });
+      // Recovery codes come with the first factor; beside passkeys, the codes they came with stay.
+      const recoveryCodes = first ? await factors.newRecoveryCodes(userId, now) : undefined;
+      await recordSignInChange(deps, session, request.ip, 'mfa.enrolled', { factor: 'totp' });
       if (session.scope === 'enrol') await promote(reply, session);
       else await sessions.markFactor(session.sessionId, now);
-      return { message: serverMessages.mfaEnrolled, recoveryCodes };
+      return recoveryCodes
+        ? { message: serverMessages.mfaEnrolled, recoveryCodes }
+        : { message: serverMessages.mfaAppAdded };
     },
 
     'GET /api/admin/mfa': async ({ session }) => {
@@ -231,9 +260,8 @@ export const adminSignInRoutes: FastifyPluginAsync<AccountRouteOptions> = async 
     'POST /api/admin/mfa/recovery-codes': async ({ session, request }) => {
       const userId = session.user.id;
       if (!(await heldFactors(userId)).length) throw forbidden(serverMessages.mfaNoFactor);
-      const now = ctx.clock.now();
-      const recoveryCodes = await factors.newRecoveryCodes(userId, now);
-      await recordSecurityEvent(ctx, now, { action: 'mfa.recovery-renewed', userId, ip: request.ip });
+      const recoveryCodes = await factors.newRecoveryCodes(userId, ctx.clock.now());
+      await recordSignInChange(deps, session, request.ip, 'mfa.recovery-renewed');
       return { message: serverMessages.recoveryCodesRenewed, recoveryCodes };
     },
 
@@ -258,13 +286,7 @@ export const adminSignInRoutes: FastifyPluginAsync<AccountRouteOptions> = async 
     },
 
     'POST /api/admin/sessions/end-others': async ({ session, request }) => {
-      await sessions.endOthersOf(session.user.id, session.sessionId);
-      await recordSecurityEvent(ctx, ctx.clock.now(), {
-        action: 'session.ended',
-        userId: session.user.id,
-        ip: request.ip,
-        details: { by: 'end-others' },
-      });
+      await recordSignInChange(deps, session, request.ip, 'session.others-ended');
       return { message: serverMessages.otherSessionsEnded };
     },
   });
@@ -282,13 +304,29 @@ const passkeyView = (p: PasskeyRow) => ({
   lastUsedAt: p.lastUsedAt?.toISOString() ?? null,
 });
 
-/** Setting up a factor: the `enrol` step, or a signed-in admin who has none (ADMIN_MFA=optional). */
+/**
+ * Setting up the app: the `enrol` step, or a signed-in admin without it (none at all under
+ * ADMIN_MFA=optional, or passkeys only: the route wants one of them proven first).
+ */
 async function mayEnrol(session: Authenticated, factors: FactorStore) {
   if (session.scope === 'enrol') return;
   if (session.scope === 'full' && !(await factors.get(session.user.id))?.confirmed) return;
   throw forbidden(
     session.scope === 'full' ? serverMessages.mfaAlreadyEnrolled : serverMessages.mfaNotPending,
   );
+}
+
+/** Wrong set-up links per client in SIGNIN_FAILURE_WINDOW_MS, counted before each check. */
+const SETUP_TRIES_PER_CLIENT = 20;
+const setupTryKey = (ip: string) => `setup:ip:${ip}`;
+
+/** Counts a set-up link try of this client first, or refuses it (429); a right link gives it back. */
+async function countSetupTry(ctx: AppContext, ip: string) {
+  const { count, resetInMs } = await ctx.rateCounter.hit(setupTryKey(ip), SIGNIN_FAILURE_WINDOW_MS);
+  if (count > SETUP_TRIES_PER_CLIENT) {
+    await ctx.rateCounter.giveBack(setupTryKey(ip));
+    throw tooManyRequests(serverMessages.tooManyRequests, Math.ceil(resetInMs / 1000));
+  }
 }
 
 /** The admin's own password: the current one checked (counted first, like sign-in), the new one set. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, asc, count, eq, lt } from 'drizzle-orm';
+import { and, asc, count, eq, isNotNull, lt } from 'drizzle-orm';
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
@@ -10,7 +10,8 @@ import {
 } from '@simplewebauthn/server';
 import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import type { Db } from '../db/client';
-import { adminPasskeyChallenges, adminPasskeys } from '../db/schema';
+import { hasRow } from '../db/has-row';
+import { adminFactors, adminPasskeyChallenges, adminPasskeys } from '../db/schema';
 import { isUniqueViolation } from '../db/unique-violation';
 
 /** A WebAuthn challenge lives this long: the browser's prompt, and a person finding their key. */
@@ -244,13 +245,32 @@ export function passkeyStore(db: Db, rp: RelyingParty) {
       return used;
     },
 
-    /** Removes one of the admin's own passkeys; the row removed, or undefined when it is not theirs. */
-    async remove(userId: string, passkeyId: string): Promise<PasskeyRow | undefined> {
-      const [gone] = await db
-        .delete(adminPasskeys)
-        .where(and(eq(adminPasskeys.id, passkeyId), eq(adminPasskeys.userId, userId)))
-        .returning();
-      return gone;
+    /**
+     * Removes one of the admin's own passkeys: the row removed, undefined when it is not theirs, or
+     * 'last' when `keepLastFactor` and it is their only factor (no other passkey, no confirmed app).
+     * Their passkeys are locked first, so parallel removals take turns and each counts what the
+     * others left: a burst cannot remove them all.
+     */
+    async remove(
+      userId: string,
+      passkeyId: string,
+      { keepLastFactor }: { keepLastFactor: boolean },
+    ): Promise<PasskeyRow | 'last' | undefined> {
+      return db.transaction(async (tx) => {
+        const held = await tx
+          .select({ id: adminPasskeys.id })
+          .from(adminPasskeys)
+          .where(eq(adminPasskeys.userId, userId))
+          .for('update');
+        if (!held.some((p) => p.id === passkeyId)) return undefined;
+        const app = and(eq(adminFactors.userId, userId), isNotNull(adminFactors.confirmedAt));
+        if (keepLastFactor && held.length === 1 && !(await hasRow(tx, adminFactors, app))) return 'last';
+        const [gone] = await tx
+          .delete(adminPasskeys)
+          .where(and(eq(adminPasskeys.id, passkeyId), eq(adminPasskeys.userId, userId)))
+          .returning();
+        return gone;
+      });
     },
   };
 }

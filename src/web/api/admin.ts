@@ -149,6 +149,8 @@ type Body<K extends Parameters<typeof call>[0]> = CallInput<K> extends { body: i
 export const adminApi = {
   login: (body: Body<'POST /api/admin/login'>) => call('POST /api/admin/login', { body }),
   logout: () => call('POST /api/admin/logout'),
+  /** The mailed set-up link: a new password, then the account's next step. */
+  setup: (body: Body<'POST /api/admin/setup'>) => call('POST /api/admin/setup', { body }),
   /** The sign-in's second step: a TOTP code or a recovery code. */
   loginCode: (code: string) => call('POST /api/admin/login/totp', { body: { code } }),
   startEnrolment: () => call('POST /api/admin/mfa/enrolment'),

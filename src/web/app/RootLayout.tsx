@@ -3,7 +3,7 @@ import { Outlet, useLocation } from 'react-router';
 import { Footer } from '../ui/Footer';
 
 /** SPEC.md section 2: the footer appears on every page except these. */
-const WITHOUT_FOOTER = new Set(['/', '/adminlogin', '/reset-password']);
+const WITHOUT_FOOTER = new Set(['/', '/adminlogin', '/adminsetup', '/reset-password']);
 
 export function RootLayout() {
   const { pathname } = useLocation();

@@ -73,6 +73,7 @@ export const appRoutes = (queryClient: QueryClient): RouteObject[] => [
         ],
       },
       adminPage('/adminlogin', () => import('../admin/login/AdminLoginPage')),
+      adminPage('/adminsetup', () => import('../admin/login/SetupPage')),
       {
         lazy: lazyPage(withAdminStyles(() => import('../admin/AdminLayout'))),
         children: [

@@ -21,8 +21,8 @@ import { plural } from '../../../contract/plural';
 
 /**
  * /adminaccount: the signed-in admin's own password, sessions, recovery codes and passkeys. Changing the
- * password and renewing the codes want a fresh second factor: the client asks for it ("Confirm
- * it's you") when the server refuses.
+ * password, renewing the codes, adding or removing a passkey and signing the other sessions out want a
+ * fresh second factor: the client asks for it ("Confirm it's you") when the server refuses.
  */
 export default function AccountPage() {
   return (
@@ -121,7 +121,8 @@ function RecoverySection() {
                   </Text>
                 </Text>
                 <Text size="sm" c="dimmed">
-                  New codes replace all the old ones, used or not. They are shown once: save them.
+                  New codes replace all the old ones, used or not, and sign out your other sessions. They are
+                  shown once: save them.
                 </Text>
                 <ServerReason reason={renew.isError ? renew.reason : null} />
                 <Group justify="flex-end">

@@ -113,6 +113,42 @@ describe("Confirm it's you: a sensitive action refused for a stale second factor
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 
+  it('signing out the other sessions asks for it over the confirmation, then signs them out', async () => {
+    const user = userEvent.setup();
+    let fresh = false;
+    const session = (id: string, current: boolean) => ({
+      id,
+      createdAt: '2026-03-02T08:00:00.000Z',
+      lastSeenAt: '2026-03-02T08:05:00.000Z',
+      ip: '127.0.0.1',
+      userAgent: null,
+      current,
+    });
+    const { sent } = school('123456', {
+      'POST /api/admin/mfa/verify': () => {
+        fresh = true;
+        return { body: { message: serverMessages.mfaConfirmed } };
+      },
+      'GET /api/admin/sessions': () => ({
+        body: { sessions: fresh ? [session('a', true)] : [session('a', true), session('b', false)] },
+      }),
+      'POST /api/admin/sessions/end-others': () =>
+        fresh ? { body: { message: serverMessages.otherSessionsEnded } } : stale,
+    });
+    await user.click(await screen.findByRole('button', { name: 'Sign out everywhere else' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Sign out everywhere else?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Sign out the others' }));
+    const prompt = await screen.findByRole('dialog', { name: "Confirm it's you" });
+    await user.type(within(prompt).getByRole('textbox', { name: 'Authentication code' }), '123456{Enter}');
+    expect(
+      await screen.findByText('Your other sessions were signed out.', {
+        selector: '.mantine-Notification-description',
+      }),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(sent('/api/admin/sessions/end-others')).toHaveLength(2);
+  });
+
   it("opens over the confirmation that asked for it (re-sending a student's password)", async () => {
     const user = userEvent.setup();
     let fresh = false;

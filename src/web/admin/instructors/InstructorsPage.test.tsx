@@ -2,6 +2,7 @@ import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { instructorMessages } from '../../../contract/instructors';
 import { fakeServer, renderRoute } from '../../test-utils';
 import { AdminShell } from '../AdminShell';
 import InstructorsPage from './InstructorsPage';
@@ -52,7 +53,7 @@ function school() {
       list = [...list, created];
       return {
         status: 201,
-        body: { message: 'Instructor created.', instructor: created, password: 'Gen3rated-Pass' },
+        body: { message: instructorMessages.created, instructor: created },
       };
     },
     'POST /api/admin/instructors/u1/courses': (init) => {
@@ -79,18 +80,21 @@ function school() {
 }
 
 describe('the Instructors screen', () => {
-  it('lists instructors with their courses and creates one with chosen courses, showing a generated password once', async () => {
+  it('lists instructors with their courses and creates one with chosen courses, who is mailed a set-up link (no password field)', async () => {
     const user = userEvent.setup();
     const { sent } = school();
     const row = await screen.findByRole('row', { name: /Meera Iyer/ });
     expect(within(row).getByText('React')).toBeInTheDocument();
 
+    expect(screen.queryByLabelText(/Password/)).toBeNull();
     await user.type(screen.getByRole('textbox', { name: 'Username' }), 'ravi');
     await user.type(screen.getByRole('textbox', { name: 'E-mail' }), 'ravi@school.test');
     await user.click(screen.getByRole('checkbox', { name: /Databases/ }));
     await user.click(screen.getByRole('button', { name: 'Create instructor' }));
 
-    expect(await screen.findByTestId('instructor-password')).toHaveTextContent('Gen3rated-Pass');
+    expect(
+      await screen.findByText(instructorMessages.created, { selector: '.mantine-Notification-description' }),
+    ).toBeInTheDocument();
     expect(sent('POST', '/api/admin/instructors').map((c) => c.body)).toEqual([
       { username: 'ravi', email: 'ravi@school.test', courseIds: ['c2'] },
     ]);

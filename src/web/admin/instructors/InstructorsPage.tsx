@@ -13,10 +13,9 @@ import {
 } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import type { AdminCourse } from '../../../contract/courses';
-import type { InstructorEntry } from '../../../contract/instructors';
+import { instructorMessages, type InstructorEntry } from '../../../contract/instructors';
 import { useAdminCourses } from '../../api/admin';
 import { instructorApi, instructorKeys, useInstructors } from '../../api/instructors';
-import { PasswordField } from '../../ui/PasswordField';
 import { ConfirmRemoveModal } from '../ui/ConfirmModal';
 import { DataTable } from '../ui/DataTable';
 import { Empty } from '../ui/Empty';
@@ -173,18 +172,19 @@ function CreateSection({ courses }: { courses: AdminCourse[] }) {
   const [username, setUsername] = useState('');
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
-  const [password, setPassword] = useState('');
   const [courseIds, setCourseIds] = useState<string[]>([]);
-  const [shown, setShown] = useState<{ username: string; password: string } | null>(null);
+  /** The new instructor whose set-up link could not be mailed (the toast passes; this stays). */
+  const [notMailed, setNotMailed] = useState<string | null>(null);
   const create = useAdminMutation(instructorApi.create, {
     success: 'Instructor created.',
     failure: 'Could not create the instructor.',
     onDone: (answer) => {
-      if (answer.password) setShown({ username: answer.instructor.username, password: answer.password });
+      setNotMailed(
+        answer.message === instructorMessages.createdNotMailed ? answer.instructor.username : null,
+      );
       setUsername('');
       setEmail('');
       setName('');
-      setPassword('');
       setCourseIds([]);
     },
     refresh: instructorKeys.all,
@@ -197,22 +197,22 @@ function CreateSection({ courses }: { courses: AdminCourse[] }) {
       username: username.trim(),
       email: email.trim(),
       ...(name.trim() ? { name: name.trim() } : {}),
-      ...(password ? { password } : {}),
       courseIds,
     });
   };
 
   return (
     <Section id="instructors-create" title="Create an instructor">
-      {shown && (
-        <Paper withBorder p="sm" bg="var(--mantine-color-yellow-0)" role="status">
+      <Text size="sm" c="dimmed">
+        The new instructor gets an e-mail with a one-time link: with it they choose their password and set up
+        two-step sign-in. No one else ever knows the password.
+      </Text>
+      {notMailed && (
+        <Paper withBorder p="sm" bg="var(--mantine-color-yellow-0)" role="alert">
           <Text size="sm">
-            Password of <b>{shown.username}</b> (shown once, give it to them):{' '}
-            <Text span ff="monospace" fw={600} data-testid="instructor-password">
-              {shown.password}
-            </Text>
+            <b>{notMailed}</b>: {instructorMessages.createdNotMailed}
           </Text>
-          <Button size="xs" variant="subtle" mt={4} onClick={() => setShown(null)}>
+          <Button size="xs" variant="subtle" mt={4} onClick={() => setNotMailed(null)}>
             Done
           </Button>
         </Paper>
@@ -240,12 +240,6 @@ function CreateSection({ courses }: { courses: AdminCourse[] }) {
               value={name}
               onChange={(e) => setName(e.currentTarget.value)}
               autoComplete="off"
-            />
-            <PasswordField
-              label="Password (empty: one is generated)"
-              autoComplete="new-password"
-              value={password}
-              onValue={setPassword}
             />
           </SimpleGrid>
           <CoursePicker courses={courses} value={courseIds} onChange={setCourseIds} />

@@ -39,7 +39,8 @@ export function EnrolStep({ onDone, onBack }: { onDone(): void; onBack(): void }
   const confirm = useMutation({ mutationFn: adminApi.confirmEnrolment });
   const passkey = useMutation({ mutationFn: () => addPasskey('Passkey') });
 
-  if (confirm.data) return <RecoveryCodes codes={confirm.data.recoveryCodes} onDone={onDone} />;
+  if (confirm.data?.recoveryCodes)
+    return <RecoveryCodes codes={confirm.data.recoveryCodes} onDone={onDone} />;
   if (passkey.data?.recoveryCodes)
     return <RecoveryCodes codes={passkey.data.recoveryCodes} onDone={onDone} />;
 

@@ -84,7 +84,8 @@ export function PasskeysPanel() {
           </Title>
           <Text size="sm" c="dimmed">
             A passkey signs you in after your password instead of the app&apos;s code: your device&apos;s
-            screen lock or a security key, bound to this site.
+            screen lock or a security key, bound to this site. Adding or removing one signs out your other
+            sessions, and you get an e-mail about it.
           </Text>
         </div>
         {list.isError && (
