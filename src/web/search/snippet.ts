@@ -1,4 +1,4 @@
-import { SNIPPET_MARK } from '../../contract/search';
+import { SNIPPET_MARK } from '../../contract/search-limits';
 
 /** A snippet's pieces: plain text, and the matches the server marked between « and ». */
 export function snippetPieces(snippet: string): { text: string; match: boolean }[] {
