@@ -184,3 +184,36 @@ export function testQuestion(
     ...fields,
   };
 }
+
+/** Text as axe's label-content-name-mismatch compares it: lower case, punctuation and symbols dropped, spaces collapsed. */
+const curated = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[\p{P}\p{S}]/gu, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/**
+ * The controls under `root` named by aria-label or aria-labelledby whose name does not contain the
+ * text they show (WCAG 2.5.3 "Label in Name", axe's `label-content-name-mismatch`): a speech user
+ * says what they see. Each as `"name" lacks "text"`.
+ */
+export function labelInNameMismatches(root: ParentNode = document.body): string[] {
+  const controls = root.querySelectorAll<HTMLElement>(
+    'button, a[href], [role="button"], [role="link"], [role="tab"], [role="menuitem"], [role="checkbox"], [role="switch"]',
+  );
+  const found: string[] = [];
+  for (const control of controls) {
+    const ids = control.getAttribute('aria-labelledby');
+    const name = ids
+      ? ids
+          .split(/\s+/)
+          .map((id) => document.getElementById(id)?.textContent ?? '')
+          .join(' ')
+      : control.getAttribute('aria-label');
+    const text = curated(control.textContent ?? '');
+    if (name === null || !text) continue;
+    if (!curated(name).includes(text)) found.push(`"${name}" lacks "${control.textContent?.trim()}"`);
+  }
+  return found;
+}
