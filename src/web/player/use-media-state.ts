@@ -98,7 +98,8 @@ export function useCurrentTime(ref: RefObject<HTMLVideoElement | null>): number 
     if (!video) return;
     const read = () => setTime(video.currentTime);
     const listening = new AbortController();
-    listen(video, { timeupdate: read, seeking: read, seeked: read, emptied: read }, listening.signal);
+    const events = ['timeupdate', 'seeking', 'seeked', 'loadedmetadata', 'ended', 'emptied'];
+    listen(video, Object.fromEntries(events.map((name) => [name, read])), listening.signal);
     read();
     return () => listening.abort();
   }, [ref]);
