@@ -6,7 +6,7 @@ import type { SearchHit } from '../../contract/search';
 import { searchMessages } from '../../contract/search-limits';
 import { call, messageOf } from '../api/client';
 import { formatClock } from '../player/format';
-import classes from './SearchBox.module.css';
+import classes from './SearchResults.module.css';
 import type { ReactNode } from 'react';
 import { groupByVideo, hitLink, snippetPieces } from './snippet';
 
