@@ -278,7 +278,11 @@ function printSideBySide(
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const format = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  const format = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   console.log(`\nBaseline -> this build, best of ${RUNS} run(s) each:`);
   console.log(format(header));
   lines.forEach((l) => console.log(format(l)));
