@@ -1,12 +1,14 @@
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { bundleMap } from './scripts/bundle-map.ts';
 
 const server = process.env.LECTERN_DEV_API ?? 'http://127.0.0.1:3000';
 
 export default defineConfig(({ command }) => ({
   root: 'src/web',
-  plugins: [react()],
+  // bundleMap: what each chunk is made of (dist/web/.vite/bundle-map.json), read by `npm run budget`.
+  plugins: [react(), bundleMap()],
   resolve: {
     // React Router 7's package exports point every import at its development build (dev warnings
     // on, bigger: remix-run/react-router#14102); the build takes the production one it also ships.
@@ -26,7 +28,7 @@ export default defineConfig(({ command }) => ({
     outDir: '../../dist/web',
     emptyOutDir: true,
     sourcemap: true,
-    // bench/web.ts reads which chunks each route needs.
+    // bench/web.ts, the server's route preloads and `npm run budget` read which chunks each route needs.
     manifest: true,
     chunkSizeWarningLimit: 800,
     rolldownOptions: {

@@ -182,7 +182,7 @@ test.describe('student journey', () => {
         .locator('[aria-current="true"]');
       await expect(current).toContainText('Welcome and course tour');
       await expect(
-        page.getByRole('button', { name: 'Play next: Setting up Node and your editor' }),
+        page.getByRole('button', { name: /^Play Next Setting up Node and your editor/ }),
       ).toBeVisible();
       await screenshots(page, 'course-intro');
     });
@@ -263,7 +263,7 @@ test.describe('student journey', () => {
 
       await page.reload();
       await expect(page.getByText(/^Resume from 00:\d\d$/)).toBeVisible();
-      await page.getByRole('button', { name: /^Play Welcome and course tour from/ }).click();
+      await page.getByRole('button', { name: /^Play Welcome and course tour: resume from/ }).click();
       await expect(page.getByRole('region', { name: /Video player/ })).toHaveAttribute(
         'data-state',
         'playing',
@@ -291,13 +291,13 @@ test.describe('student journey', () => {
     });
 
     await test.step('Play Next starts the following video', async () => {
-      await page.getByRole('button', { name: 'Play next: Setting up Node and your editor' }).click();
+      await page.getByRole('button', { name: /^Play Next Setting up Node and your editor/ }).click();
       await expect(page.getByRole('heading', { name: 'Setting up Node and your editor' })).toBeVisible();
       await expect(page.getByRole('region', { name: /Video player/ })).toHaveAttribute(
         'data-state',
         'playing',
       );
-      await expect(page.getByRole('button', { name: /^Play next/ })).toHaveCount(0);
+      await expect(page.getByRole('button', { name: /^Play Next/ })).toHaveCount(0);
     });
 
     await test.step('the dashboard shows the progress; logout returns to sign-in', async () => {

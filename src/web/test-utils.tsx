@@ -2,7 +2,7 @@ import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
-import type { ReactElement } from 'react';
+import type { ReactElement, RefObject } from 'react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { vi } from 'vitest';
 import type { Note, Question } from '../contract/learning';
@@ -124,7 +124,6 @@ export function renderRoute(
 export function pausedMedia(fields: Partial<MediaState> = {}): MediaState {
   return {
     playing: false,
-    currentTime: 0,
     duration: 100,
     volume: 1,
     muted: false,
@@ -133,6 +132,13 @@ export function pausedMedia(fields: Partial<MediaState> = {}): MediaState {
     ended: false,
     ...fields,
   };
+}
+
+/** A <video> held at `seconds` (jsdom plays nothing), in a ref. */
+export function videoAt(seconds = 0): RefObject<HTMLVideoElement | null> {
+  const video = document.createElement('video');
+  Object.defineProperty(video, 'currentTime', { value: seconds, configurable: true });
+  return { current: video };
 }
 
 /** PlayerControls' props for a visible bar, not fullscreen, every handler and action a stub unless given. */
@@ -144,6 +150,7 @@ export function controlsProps({
     actions?: Partial<PlayerControlsProps['actions']>;
   }): PlayerControlsProps {
   return {
+    videoRef: videoAt(0),
     fullscreen: false,
     visible: true,
     onToggleFullscreen: vi.fn(),
@@ -183,4 +190,37 @@ export function testQuestion(
     createdAt: CREATED,
     ...fields,
   };
+}
+
+/** Text as axe's label-content-name-mismatch compares it: lower case, punctuation and symbols dropped, spaces collapsed. */
+const curated = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[\p{P}\p{S}]/gu, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/**
+ * The controls under `root` named by aria-label or aria-labelledby whose name does not contain the
+ * text they show (WCAG 2.5.3 "Label in Name", axe's `label-content-name-mismatch`): a speech user
+ * says what they see. Each as `"name" lacks "text"`.
+ */
+export function labelInNameMismatches(root: ParentNode = document.body): string[] {
+  const controls = root.querySelectorAll<HTMLElement>(
+    'button, a[href], [role="button"], [role="link"], [role="tab"], [role="menuitem"], [role="checkbox"], [role="switch"]',
+  );
+  const found: string[] = [];
+  for (const control of controls) {
+    const ids = control.getAttribute('aria-labelledby');
+    const name = ids
+      ? ids
+          .split(/\s+/)
+          .map((id) => document.getElementById(id)?.textContent ?? '')
+          .join(' ')
+      : control.getAttribute('aria-label');
+    const text = curated(control.textContent ?? '');
+    if (name === null || !text) continue;
+    if (!curated(name).includes(text)) found.push(`"${name}" lacks "${control.textContent?.trim()}"`);
+  }
+  return found;
 }

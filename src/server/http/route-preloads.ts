@@ -68,7 +68,7 @@ export interface ManifestChunk {
 export type Manifest = Record<string, ManifestChunk>;
 
 /** Manifest keys that `keys` need before they run: themselves and their static imports, transitively. */
-function staticClosure(manifest: Manifest, keys: readonly string[]): Set<string> {
+export function staticClosure(manifest: Manifest, keys: readonly string[]): Set<string> {
   const seen = new Set<string>();
   const visit = (key: string) => {
     if (seen.has(key) || !manifest[key]) return;

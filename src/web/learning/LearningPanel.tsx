@@ -1,13 +1,22 @@
-import { Anchor, Badge, Group, Paper, Tabs } from '@mantine/core';
+import { Anchor, Badge, Group, Loader, Paper, Tabs } from '@mantine/core';
 import { IconMessageQuestion, IconNotes, IconTextScan2 } from '@tabler/icons-react';
-import { useEffect, useState, type RefObject } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode, type RefObject } from 'react';
 import { Link, useParams } from 'react-router';
 import { useQuestions } from '../api/learning';
-import { ScreenTextPanel } from '../search/ScreenTextPanel';
 import { NotesTab } from './NotesTab';
 import classes from './Learning.module.css';
 import { ownsKeys } from './moment';
-import { QuestionsTab } from './QuestionsTab';
+
+// The tabs behind a tap load their code when first opened.
+const QuestionsTab = lazy(() => import('./QuestionsTab').then((m) => ({ default: m.QuestionsTab })));
+const ScreenTextPanel = lazy(() =>
+  import('../search/ScreenTextPanel').then((m) => ({ default: m.ScreenTextPanel })),
+);
+
+/** A tab's content, with a spinner while its code arrives. */
+const Loaded = ({ children }: { children: ReactNode }) => (
+  <Suspense fallback={<Loader size="sm" aria-label="Loading" />}>{children}</Suspense>
+);
 
 /**
  * Below the player: the student's notes at moments of this lecture (add with the button or key N,
@@ -83,10 +92,14 @@ export function LearningPanel({
           <NotesTab videoId={videoId} mediaRef={mediaRef} openRequest={noteRequest} />
         </Tabs.Panel>
         <Tabs.Panel value="questions" pt="sm">
-          <QuestionsTab videoId={videoId} mediaRef={mediaRef} questions={questions} />
+          <Loaded>
+            <QuestionsTab videoId={videoId} mediaRef={mediaRef} questions={questions} />
+          </Loaded>
         </Tabs.Panel>
         <Tabs.Panel value="screen" pt="sm">
-          <ScreenTextPanel videoId={videoId} mediaRef={mediaRef} />
+          <Loaded>
+            <ScreenTextPanel videoId={videoId} mediaRef={mediaRef} />
+          </Loaded>
         </Tabs.Panel>
       </Tabs>
     </Paper>

@@ -1,13 +1,13 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { controlsProps, pausedMedia, renderRoute } from '../test-utils';
+import { controlsProps, labelInNameMismatches, pausedMedia, renderRoute, videoAt } from '../test-utils';
 import { PlayerControls } from './PlayerControls';
 
-const media = pausedMedia({ currentTime: 30, duration: 120 });
+const media = pausedMedia({ duration: 120 });
 
 function controls(props: Omit<Parameters<typeof controlsProps>[0], 'media' | 'duration'> = {}) {
   const { container } = renderRoute(
-    <PlayerControls {...controlsProps({ media, duration: 120, ...props })} />,
+    <PlayerControls {...controlsProps({ media, duration: 120, videoRef: videoAt(30), ...props })} />,
   );
   return container;
 }
@@ -19,6 +19,11 @@ describe('PlayerControls', () => {
     for (const name of ['Play', 'Mute', 'Playback speed 1x. Change speed', 'Fullscreen'])
       expect(screen.getByRole('button', { name })).toBeInTheDocument();
     expect(screen.queryByTestId('captions-button')).not.toBeInTheDocument();
+  });
+
+  it('names each control with the words it shows, if any (a speech user says what they see)', () => {
+    controls({ markers: [{ seconds: 20, label: 'Question at 00:20: Why?', kind: 'question' }] });
+    expect(labelInNameMismatches()).toEqual([]);
   });
 
   it('marks nothing on the seek bar without markers', () => {

@@ -10,12 +10,12 @@ import {
   IconVolume,
   IconVolumeOff,
 } from '@tabler/icons-react';
-import { useState, type ReactNode } from 'react';
+import { useState, type ReactNode, type RefObject } from 'react';
 import type { Captions } from './captions';
 import { formatClock } from './format';
 import type { MediaActions } from './media-actions';
 import classes from './Player.module.css';
-import type { MediaState } from './use-media-state';
+import { useCurrentTime, type MediaState } from './use-media-state';
 
 /** A point marked on the seek bar (a note, a question): where, and what it is for screen readers. */
 export interface SeekMarker {
@@ -28,6 +28,8 @@ export interface SeekMarker {
 
 export interface PlayerControlsProps {
   media: MediaState;
+  /** The <video>, whose position the seek bar and the clock follow (useCurrentTime). */
+  videoRef: RefObject<HTMLVideoElement | null>;
   duration: number;
   fullscreen: boolean;
   visible: boolean;
@@ -123,14 +125,72 @@ function SeekMarkers(props: { markers: readonly SeekMarker[]; span: number; onSe
   );
 }
 
+/** Where the bar and the clock are: the thumb being dragged, or the video's position. */
+function usePosition(videoRef: RefObject<HTMLVideoElement | null>, duration: number, scrub: number | null) {
+  const time = useCurrentTime(videoRef);
+  return scrub ?? Math.min(time, duration || time);
+}
+
+/** The seek bar, with the marked moments above it: it follows the position on its own. */
+function SeekBar(props: {
+  videoRef: RefObject<HTMLVideoElement | null>;
+  duration: number;
+  scrub: number | null;
+  onScrub(seconds: number | null): void;
+  onSeek(seconds: number): void;
+  markers?: readonly SeekMarker[];
+}) {
+  const { duration, onScrub, onSeek, markers } = props;
+  const position = usePosition(props.videoRef, duration, props.scrub);
+  const span = Math.max(duration, 0.1);
+  return (
+    <div className={classes.seekRow}>
+      <Slider
+        className={classes.seek}
+        data-seek
+        min={0}
+        max={span}
+        step={0.1}
+        value={position}
+        onChange={onScrub}
+        onChangeEnd={(value) => {
+          onScrub(null);
+          onSeek(value);
+        }}
+        label={formatClock}
+        thumbLabel="Seek"
+        thumbValueText={(value) => `${formatClock(value)} of ${formatClock(duration)}`}
+        color="red"
+        size="sm"
+        thumbSize={14}
+      />
+      {duration > 0 && markers && markers.length > 0 && (
+        <SeekMarkers markers={markers} span={span} onSeek={onSeek} />
+      )}
+    </div>
+  );
+}
+
+/** Elapsed and total time (the elapsed part follows the position on its own). */
+function Clock(props: {
+  videoRef: RefObject<HTMLVideoElement | null>;
+  duration: number;
+  scrub: number | null;
+}) {
+  const position = usePosition(props.videoRef, props.duration, props.scrub);
+  return (
+    <Text className={classes.time} size="sm" aria-live="off">
+      <span data-testid="elapsed">{formatClock(position)}</span> / {formatClock(props.duration)}
+    </Text>
+  );
+}
+
 /** The control bar: play/pause, seek, time, mute and volume, speed, fullscreen. */
 export function PlayerControls(props: PlayerControlsProps) {
   const { media, duration, fullscreen, visible, actions } = props;
-  // While the seek thumb is dragged, show where it is; seek once it is let go.
+  // While the seek thumb is dragged, the bar and the clock show where it is; seek once it is let go.
   const [scrub, setScrub] = useState<number | null>(null);
-  const position = scrub ?? Math.min(media.currentTime, duration || media.currentTime);
   const silent = media.muted || media.volume === 0;
-  const span = Math.max(duration, 0.1);
 
   return (
     <Box
@@ -141,30 +201,14 @@ export function PlayerControls(props: PlayerControlsProps) {
         if (!event.currentTarget.contains(event.relatedTarget as Node | null)) props.onFocusChange(false);
       }}
     >
-      <div className={classes.seekRow}>
-        <Slider
-          className={classes.seek}
-          data-seek
-          min={0}
-          max={span}
-          step={0.1}
-          value={position}
-          onChange={setScrub}
-          onChangeEnd={(value) => {
-            setScrub(null);
-            actions.seekTo(value);
-          }}
-          label={formatClock}
-          thumbLabel="Seek"
-          thumbValueText={(value) => `${formatClock(value)} of ${formatClock(duration)}`}
-          color="red"
-          size="sm"
-          thumbSize={14}
-        />
-        {duration > 0 && props.markers && props.markers.length > 0 && (
-          <SeekMarkers markers={props.markers} span={span} onSeek={actions.seekTo} />
-        )}
-      </div>
+      <SeekBar
+        videoRef={props.videoRef}
+        duration={duration}
+        scrub={scrub}
+        onScrub={setScrub}
+        onSeek={actions.seekTo}
+        markers={props.markers}
+      />
       <Group justify="space-between" wrap="nowrap" gap="xs" mt={6}>
         <Group gap={4} wrap="nowrap">
           <BarButton onClick={actions.togglePlay} label={media.playing ? 'Pause' : 'Play'}>
@@ -189,9 +233,7 @@ export function PlayerControls(props: PlayerControlsProps) {
             size="xs"
             thumbSize={12}
           />
-          <Text className={classes.time} size="sm" aria-live="off">
-            <span data-testid="elapsed">{formatClock(position)}</span> / {formatClock(duration)}
-          </Text>
+          <Clock videoRef={props.videoRef} duration={duration} scrub={scrub} />
         </Group>
         <Group gap={4} wrap="nowrap">
           {props.captions && props.captions.tracks.length > 0 && <CaptionsMenu captions={props.captions} />}

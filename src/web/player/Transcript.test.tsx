@@ -1,6 +1,6 @@
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useRef, useState } from 'react';
+import { Profiler, useRef, useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_CUE_SETTINGS, type Cue } from '../../contract/cues';
 import { renderRoute } from '../test-utils';
@@ -51,10 +51,17 @@ function Page({ at, onLoad }: { at: number; onLoad: (load: () => void) => void }
   );
 }
 
+/** Opens the page at a hit; `commits` counts the renders React commits from then on. */
 function open(at: number) {
   let load = () => {};
-  renderRoute(<Page at={at} onLoad={(l) => (load = l)} />, { path: '/course/c1' });
-  return { load: () => act(() => load()) };
+  const commits = { count: 0 };
+  renderRoute(
+    <Profiler id="transcript" onRender={() => void commits.count++}>
+      <Page at={at} onLoad={(l) => (load = l)} />
+    </Profiler>,
+    { path: '/course/c1' },
+  );
+  return { load: () => act(() => load()), commits };
 }
 
 const list = () => screen.getByRole('list', { name: 'Transcript lines' });
@@ -143,5 +150,20 @@ describe('transcript search', () => {
     renderRoute(<Searched />, { path: '/course/c1' });
     await userEvent.type(screen.getByRole('textbox', { name: 'Search the transcript' }), 'react');
     expect([...list().querySelectorAll('mark')].map((m) => m.textContent)).toEqual(['React']);
+  });
+});
+
+describe('transcript while the video plays', () => {
+  it('renders again only when the line changes, not at each timeupdate (4 a second)', () => {
+    const page = open(0);
+    page.load();
+    playerAt(20.1);
+    expect(currentLine()).toBe('00:20line 2');
+    const before = page.commits.count;
+    for (let t = 20.25; t < 30; t += 0.25) playerAt(t);
+    // 39 timeupdates in the line: none renders (React may run the first once more before it bails out).
+    expect(page.commits.count - before).toBeLessThanOrEqual(1);
+    playerAt(30.2);
+    expect(currentLine()).toBe('00:30line 3');
   });
 });

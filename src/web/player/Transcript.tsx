@@ -45,6 +45,7 @@ export function Transcript({
    */
   focus?: { at: number; playFrom: number };
 }) {
+  const { transcript } = captions;
   const focusAt = focus?.at;
   const playFrom = focus?.playFrom ?? 0;
   const [time, setTime] = useState(focusAt ?? 0);
@@ -66,7 +67,9 @@ export function Transcript({
         (video.currentTime >= playFrom - SEEK_SLACK_SECONDS || (video.paused && video.currentTime === 0));
       if (held) return;
       pinned.current = undefined;
-      setTime(video.currentTime);
+      // Only a change of line re-renders the list: timeupdate fires 4 times a second.
+      const now = video.currentTime;
+      setTime((shown) => (cueAt(transcript, shown) === cueAt(transcript, now) ? shown : now));
     };
     video.addEventListener('timeupdate', update);
     video.addEventListener('seeked', update);
@@ -74,15 +77,15 @@ export function Transcript({
       video.removeEventListener('timeupdate', update);
       video.removeEventListener('seeked', update);
     };
-  }, [mediaRef, playFrom]);
+  }, [mediaRef, playFrom, transcript]);
 
   const lines = useMemo(
-    () => captions.transcript.map((cue) => ({ cue, text: cue.plain.replace(/\n/g, ' ') })),
-    [captions.transcript],
+    () => transcript.map((cue) => ({ cue, text: cue.plain.replace(/\n/g, ' ') })),
+    [transcript],
   );
   const query = search.trim().toLowerCase();
   const shown = query ? lines.filter((line) => line.text.toLowerCase().includes(query)) : lines;
-  const current = cueAt(captions.transcript, time);
+  const current = cueAt(transcript, time);
 
   // Keep the current cue in view inside the list, without scrolling the page (the player stays
   // where it is). A search hit's cue, once its lines are there, goes to the middle of the list

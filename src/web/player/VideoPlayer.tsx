@@ -154,6 +154,7 @@ export function VideoPlayer({
       />
       <PlayerControls
         media={media}
+        videoRef={videoRef}
         duration={media.duration || durationHint}
         fullscreen={isFullscreen}
         visible={controls.visible}

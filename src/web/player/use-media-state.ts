@@ -1,9 +1,12 @@
 import { useEffect, useState, type RefObject } from 'react';
+import { listen } from '../ui/listen';
 
-/** What the controls show, read from the <video> on each of its events. */
+/**
+ * What the controls show, read from the <video> on each of its events; the position apart
+ * (useCurrentTime), so that the player does not re-render 4 times a second while it plays.
+ */
 export interface MediaState {
   playing: boolean;
-  currentTime: number;
   duration: number;
   volume: number;
   muted: boolean;
@@ -15,7 +18,6 @@ export interface MediaState {
 
 const INITIAL: MediaState = {
   playing: false,
-  currentTime: 0,
   duration: 0,
   volume: 1,
   muted: false,
@@ -45,6 +47,9 @@ const EVENTS = [
 
 const HAVE_FUTURE_DATA = 3;
 
+const sameState = (a: MediaState, b: MediaState) =>
+  (Object.keys(a) as (keyof MediaState)[]).every((key) => a[key] === b[key]);
+
 /** Subscribes to the media element in `ref` and returns its state for rendering. */
 export function useMediaState(ref: RefObject<HTMLVideoElement | null>): MediaState {
   const [state, setState] = useState(INITIAL);
@@ -61,16 +66,17 @@ export function useMediaState(ref: RefObject<HTMLVideoElement | null>): MediaSta
         waiting = false;
       }
       const starved = !video.paused && video.readyState < HAVE_FUTURE_DATA;
-      setState({
+      const next: MediaState = {
         playing: !video.paused,
-        currentTime: video.currentTime,
         duration: Number.isFinite(video.duration) ? video.duration : 0,
         volume: video.volume,
         muted: video.muted,
         rate: video.playbackRate,
         buffering: (waiting || starved || video.seeking) && !video.ended,
         ended: video.ended,
-      });
+      };
+      // Most events (every timeupdate) change nothing here: the same object, no render.
+      setState((shown) => (sameState(shown, next) ? shown : next));
     };
     for (const name of EVENTS) video.addEventListener(name, read);
     read();
@@ -79,4 +85,23 @@ export function useMediaState(ref: RefObject<HTMLVideoElement | null>): MediaSta
     };
   }, [ref]);
   return state;
+}
+
+/**
+ * The <video>'s position in seconds, for the few parts that show it (the seek bar, the clock): they
+ * re-render at each timeupdate, the rest of the player does not.
+ */
+export function useCurrentTime(ref: RefObject<HTMLVideoElement | null>): number {
+  const [time, setTime] = useState(0);
+  useEffect(() => {
+    const video = ref.current;
+    if (!video) return;
+    const read = () => setTime(video.currentTime);
+    const listening = new AbortController();
+    const events = ['timeupdate', 'seeking', 'seeked', 'loadedmetadata', 'ended', 'emptied'];
+    listen(video, Object.fromEntries(events.map((name) => [name, read])), listening.signal);
+    read();
+    return () => listening.abort();
+  }, [ref]);
+  return time;
 }

@@ -1,20 +1,14 @@
-import { Anchor, Badge, Group, Loader, Paper, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
-import { MAX_SEARCH_QUERY, searchMessages, type SearchHit } from '../../contract/search';
-import { call, messageOf } from '../api/client';
-import { formatClock } from '../player/format';
+import { Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { MAX_SEARCH_QUERY } from '../../contract/search-limits';
 import { SearchInput } from '../ui/SearchInput';
-import classes from './SearchBox.module.css';
-import { groupByVideo, hitLink } from './snippet';
+import type { SearchBoxProps } from './SearchResults';
+
+// The answer's code (the hits, their request, the snippet marks) loads at the first letter typed:
+// the dashboard and the course page open with an empty box.
+const SearchResults = lazy(() => import('./SearchResults'));
 
 const DEBOUNCE_MS = 300;
-const SOURCE_LABEL: Record<SearchHit['source'], string> = {
-  captions: 'captions',
-  screen: 'on screen',
-  speech: 'said',
-};
 
 /** `value` once it has stopped changing for `ms`. */
 function useDebounced<T>(value: T, ms: number): T {
@@ -26,137 +20,13 @@ function useDebounced<T>(value: T, ms: number): T {
   return settled;
 }
 
-/** A hit's still (decorative: the link names the lecture and time); a blank box until it loads or when there is none. */
-function HitFrame({ url }: { url: string | null }) {
-  const [failed, setFailed] = useState(false);
-  return (
-    <span className={classes.frame} aria-hidden="true">
-      {url && !failed && <img src={url} alt="" loading="lazy" onError={() => setFailed(true)} />}
-    </span>
-  );
-}
-
-/** The hit's time, where its words were found and the snippet with the matches marked. */
-function HitText({ hit, heading }: { hit: SearchHit; heading: string }) {
-  return (
-    <div className={classes.hitText}>
-      <Group gap="xs" wrap="wrap" align="baseline" style={{ rowGap: 2 }}>
-        <Text size="sm" fw={600}>
-          {heading}
-        </Text>
-        <Badge size="xs" variant="light">
-          {SOURCE_LABEL[hit.source]}
-        </Badge>
-      </Group>
-      <Text size="sm" c="dimmed" lineClamp={2}>
-        {hit.snippet.map((piece, i) =>
-          piece.match ? <mark key={i}>{piece.text}</mark> : <span key={i}>{piece.text}</span>,
-        )}
-      </Text>
-    </div>
-  );
-}
-
-const hitKey = (hit: SearchHit) => `${hit.videoId}-${hit.t}-${hit.source}`;
-const LIST_STYLE = { listStyle: 'none', padding: 0, margin: 0 } as const;
-
-/** One hit: its still and its text, a link to `to` (`hiddenPrefix` names the lecture to screen readers). */
-function HitLink({
-  hit,
-  to,
-  heading,
-  hiddenPrefix,
-}: {
-  hit: SearchHit;
-  to: string;
-  heading: string;
-  hiddenPrefix?: string;
-}) {
-  return (
-    <Anchor component={Link} to={to} replace underline="never" c="inherit" className={classes.hit}>
-      <HitFrame url={hit.frameUrl} />
-      {hiddenPrefix && <VisuallyHidden>{hiddenPrefix}</VisuallyHidden>}
-      <HitText hit={hit} heading={heading} />
-    </Anchor>
-  );
-}
-
-/** A student's hits, best first: each opens the course page at that video and second. */
-function StudentHits({ hits }: { hits: SearchHit[] }) {
-  return (
-    <Stack gap={6} component="ul" aria-label="Search results" style={LIST_STYLE}>
-      {hits.map((hit) => (
-        <li key={hitKey(hit)}>
-          <HitLink hit={hit} to={hitLink(hit)} heading={`${hit.title} · ${formatClock(hit.t)}`} />
-        </li>
-      ))}
-    </Stack>
-  );
-}
-
-/** An admin's hits in every course, grouped by video (lecture and course named once); each links to `adminLink`. */
-function AdminHits({
-  hits,
-  courseName,
-  adminLink,
-}: {
-  hits: SearchHit[];
-  courseName: (courseId: string | null) => string | undefined;
-  adminLink: (hit: SearchHit) => string;
-}) {
-  return (
-    <Stack gap="sm" component="ul" aria-label="Search results" style={LIST_STYLE}>
-      {groupByVideo(hits).map((group) => {
-        const first = group[0]!;
-        const course = courseName(first.courseId);
-        const headingId = `search-video-${first.videoId}`;
-        return (
-          <li key={first.videoId}>
-            <section aria-labelledby={headingId}>
-              <Group gap="xs" align="baseline" wrap="wrap" style={{ rowGap: 0 }}>
-                <Title order={2} size="h6" id={headingId}>
-                  {first.title}
-                </Title>
-                {course && (
-                  <Text size="sm" c="dimmed">
-                    {course}
-                  </Text>
-                )}
-              </Group>
-              <Stack gap={4} component="ul" mt={4} style={LIST_STYLE}>
-                {group.map((hit) => (
-                  <li key={hitKey(hit)}>
-                    <HitLink
-                      hit={hit}
-                      to={adminLink(hit)}
-                      heading={formatClock(hit.t)}
-                      hiddenPrefix={`${first.title} at `}
-                    />
-                  </li>
-                ))}
-              </Stack>
-            </section>
-          </li>
-        );
-      })}
-    </Stack>
-  );
-}
-
-export type SearchBoxProps =
-  | {
-      mode?: 'student';
-      /** Search this course only; all the student's courses when left out. */
-      courseId?: string;
-    }
-  | {
-      /** The back office: every course (GET /api/admin/search), hits grouped by video. */
-      mode: 'admin';
-      /** The name of a hit's course, when known. */
-      courseName: (courseId: string | null) => string | undefined;
-      /** Where a hit opens in the back office. */
-      adminLink: (hit: SearchHit) => string;
-    };
+/** Announced while the first answer, or the code that shows it, is on its way. */
+const searching = (
+  <Group gap="xs" role="status" aria-label="Searching">
+    <Loader size="xs" />
+    <Text size="sm">Searching…</Text>
+  </Group>
+);
 
 /**
  * Search inside lectures (docs/SEARCH.md): results as the user types (debounced). A student's hits
@@ -164,49 +34,10 @@ export type SearchBoxProps =
  * the hits are grouped by video. Loading, empty and error states are announced.
  */
 export function SearchBox(props: SearchBoxProps) {
-  const admin = props.mode === 'admin' ? props : null;
+  const admin = props.mode === 'admin';
   const courseId = props.mode === 'admin' ? undefined : props.courseId;
   const [text, setText] = useState('');
   const q = useDebounced(text.trim(), DEBOUNCE_MS);
-  const results = useQuery({
-    queryKey: admin ? ['admin', 'search', q] : ['student', 'search', courseId ?? '', q],
-    queryFn: ({ signal }) =>
-      (admin
-        ? call('GET /api/admin/search', { query: { q }, signal })
-        : call('GET /api/search', { query: { q, ...(courseId ? { courseId } : {}) }, signal })
-      ).then((r) => r.hits),
-    enabled: q.length > 0,
-    retry: false,
-    staleTime: 30_000,
-  });
-  let body = null;
-  if (q.length > 0) {
-    if (results.isPending)
-      body = (
-        <Group gap="xs" role="status" aria-label="Searching">
-          <Loader size="xs" />
-          <Text size="sm">Searching…</Text>
-        </Group>
-      );
-    else if (results.isError)
-      body = (
-        <Text size="sm" c="red" role="alert">
-          {messageOf(results.error, searchMessages.failed)}
-        </Text>
-      );
-    else if (!results.data.length)
-      body = (
-        <Text size="sm" c="dimmed" role="status">
-          {admin ? 'No matches in any course.' : 'No matches in your lectures.'}
-        </Text>
-      );
-    else
-      body = admin ? (
-        <AdminHits hits={results.data} courseName={admin.courseName} adminLink={admin.adminLink} />
-      ) : (
-        <StudentHits hits={results.data} />
-      );
-  }
   const label = admin ? 'Search every course' : courseId ? 'Search this course' : 'Search all my lectures';
   return (
     <Paper withBorder p="sm" radius="md" role="search">
@@ -218,7 +49,13 @@ export function SearchBox(props: SearchBoxProps) {
           maxLength={MAX_SEARCH_QUERY}
           onChange={setText}
         />
-        <div aria-live="polite">{body}</div>
+        <div aria-live="polite">
+          {q.length > 0 && (
+            <Suspense fallback={searching}>
+              <SearchResults {...props} q={q} searching={searching} />
+            </Suspense>
+          )}
+        </div>
       </Stack>
     </Paper>
   );

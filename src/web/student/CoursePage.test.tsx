@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StudentVideo } from '../../contract/media';
 import { installFakeBrowser, type FakeBrowser } from '../../../test/support/fake-media';
-import { fakeServer, renderRoute, type FakeRoutes } from '../test-utils';
+import { fakeServer, labelInNameMismatches, renderRoute, type FakeRoutes } from '../test-utils';
 import CoursePage from './CoursePage';
 
 const video = (id: string, title: string, extra: Partial<StudentVideo> = {}): StudentVideo => ({
@@ -57,7 +57,7 @@ describe('course page', () => {
     expect(within(playlist).getByRole('progressbar', { name: '98% watched' })).toBeInTheDocument();
     expect(within(playlist).getByRole('progressbar', { name: '21% watched' })).toBeInTheDocument();
     expect(within(playlist).getAllByRole('progressbar')).toHaveLength(2);
-    expect(screen.getByRole('button', { name: 'Play next: Node setup' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /^Play Next Node setup/ })).toBeInTheDocument();
   });
 
   it('opens the video named in the address and offers to resume it', async () => {
@@ -65,6 +65,16 @@ describe('course page', () => {
     renderCourse('/course/c1?video=v2');
     expect(await screen.findByRole('heading', { name: 'Node setup' })).toBeInTheDocument();
     expect(screen.getByText('Resume from 02:05')).toBeInTheDocument();
+  });
+
+  it('names each button with the words it shows (a speech user says what they see)', async () => {
+    fakeServer(routes());
+    renderCourse('/course/c1?video=v2');
+    expect(
+      await screen.findByRole('button', { name: 'Play Node setup: resume from 02:05' }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /^Play Next Git basics/ })).toBeInTheDocument();
+    expect(labelInNameMismatches()).toEqual([]);
   });
 
   it('draws the roll number on the playing video', async () => {
@@ -106,7 +116,7 @@ describe('course page', () => {
     expect(
       await screen.findByRole('region', { name: 'Video player: Git basics' }, { timeout: 5_000 }),
     ).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: /^Play next/ })).not.toBeInTheDocument(); // the last one
+    expect(screen.queryByRole('button', { name: /^Play Next/ })).not.toBeInTheDocument(); // the last one
   });
 
   it('starts the lecture already playing at a search hit in it, not where the student was', async () => {
@@ -133,7 +143,7 @@ describe('course page', () => {
       media.dispatchEvent(new Event('loadedmetadata'));
       return media.currentTime;
     };
-    await user.click(await screen.findByRole('button', { name: 'Play Node setup from 02:05' }));
+    await user.click(await screen.findByRole('button', { name: 'Play Node setup: resume from 02:05' }));
     await screen.findByRole('region', { name: 'Video player: Node setup' }, { timeout: 5_000 });
     expect(await startsAt()).toBe(125);
 

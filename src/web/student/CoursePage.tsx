@@ -22,6 +22,14 @@ import { resumePosition } from './use-watch-progress';
 const loadPlayer = () => import('./WatchedVideo').then((m) => ({ default: m.WatchedVideo }));
 const WatchedVideo = lazy(loadPlayer);
 
+/**
+ * The poster of the video the page opens with: its largest paint, fetched first (the server also
+ * preloads it), 16:9 before it arrives.
+ */
+const Poster = ({ src }: { src: string }) => (
+  <img src={src} alt="" width={1280} height={720} fetchPriority="high" />
+);
+
 /** /course/:courseId: the watermarked player, the current video's details, Play Next and the playlist. */
 export default function CoursePage() {
   const { courseId = '' } = useParams();
@@ -97,7 +105,7 @@ export default function CoursePage() {
           <Suspense
             fallback={
               <div className={classes.intro} role="status" aria-label="Loading the player">
-                <img src={current.thumbnail} alt="" />
+                <Poster src={current.thumbnail} />
               </div>
             }
           >
@@ -116,9 +124,10 @@ export default function CoursePage() {
             type="button"
             className={classes.intro}
             onClick={start}
-            aria-label={`Play ${current.title}${resumeAt ? ` from ${formatClock(resumeAt)}` : ''}`}
+            // The name holds the words shown on the poster (WCAG 2.5.3): "Resume from 02:05".
+            aria-label={`Play ${current.title}${resumeAt ? `: resume from ${formatClock(resumeAt)}` : ''}`}
           >
-            <img src={current.thumbnail} alt="" />
+            <Poster src={current.thumbnail} />
             <span className={classes.introPlay}>
               <span className={classes.introButton}>
                 <IconPlayerPlayFilled size={36} />

@@ -1,14 +1,4 @@
-import {
-  Group,
-  Paper,
-  Progress,
-  ScrollArea,
-  Skeleton,
-  Stack,
-  Text,
-  Title,
-  UnstyledButton,
-} from '@mantine/core';
+import { Group, Paper, Progress, Skeleton, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { IconCircleCheckFilled } from '@tabler/icons-react';
 import type { StudentVideo } from '../../contract/media';
 import { parseDuration } from '../player/format';
@@ -37,7 +27,7 @@ export function Playlist({ videos, currentId, loading, onSelect }: PlaylistProps
           </Text>
         )}
       </Group>
-      <ScrollArea.Autosize mah="calc(100dvh - 180px)" type="auto" offsetScrollbars>
+      <div className={classes.playlistScroll}>
         {loading ? (
           <Stack gap="sm" aria-busy="true" aria-label="Loading videos">
             {[0, 1, 2, 3].map((i) => (
@@ -92,7 +82,7 @@ export function Playlist({ videos, currentId, loading, onSelect }: PlaylistProps
             })}
           </Stack>
         )}
-      </ScrollArea.Autosize>
+      </div>
     </Paper>
   );
 }

@@ -11,7 +11,10 @@ export function VideoThumb({ video, width }: { video: StudentVideo; width?: numb
   return (
     <div className={classes.thumb} style={width ? { width } : undefined}>
       {!broken && <img src={video.thumbnail} alt="" loading="lazy" onError={() => setBroken(true)} />}
-      <span className={classes.duration}>{video.duration}</span>
+      {/* Said once, with the title beside it: the thumbnail's copy is for the eye. */}
+      <span className={classes.duration} aria-hidden="true">
+        {video.duration}
+      </span>
       {share > 0 && <span className={classes.watched} style={{ width: `${share * 100}%` }} />}
     </div>
   );

@@ -1,16 +1,20 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import type { StudentVideo } from '../../contract/media';
 import { NO_PROGRESS, type VideoProgress } from '../../contract/progress';
 import { call } from '../api/client';
 import { useCaptions } from '../player/captions';
 import { parseDuration } from '../player/format';
 import { PlaybackHealth } from '../player/playback-health';
-import { LearningPanel } from '../learning/LearningPanel';
 import { useLearningMarkers } from '../learning/use-learning-markers';
-import { Transcript } from '../player/Transcript';
 import { VideoPlayer } from '../player/VideoPlayer';
 import classes from './WatchedVideo.module.css';
 import { resumePosition, useWatchProgress } from './use-watch-progress';
+
+// Below the picture, each in a chunk of its own: the video starts without waiting for their code.
+const Transcript = lazy(() => import('../player/Transcript').then((m) => ({ default: m.Transcript })));
+const LearningPanel = lazy(() =>
+  import('../learning/LearningPanel').then((m) => ({ default: m.LearningPanel })),
+);
 
 /** Opens a playback session for this viewing; its code is drawn on the picture (undefined until it answers). */
 function usePlaybackSession(videoId: string): string | undefined {
@@ -66,12 +70,18 @@ export function WatchedVideo({ video, watermark, autoPlay, onSaved, startAt, hit
         onPlaybackError={(code) => health.fail(code)}
         markers={markers}
       />
-      <Transcript
-        captions={captions}
-        mediaRef={mediaRef}
-        focus={hitAt === undefined ? undefined : { at: hitAt, playFrom: startAt ?? hitAt }}
-      />
-      <LearningPanel videoId={video._id} mediaRef={mediaRef} />
+      <Suspense fallback={null}>
+        {captions.tracks.length > 0 && (
+          <Transcript
+            captions={captions}
+            mediaRef={mediaRef}
+            focus={hitAt === undefined ? undefined : { at: hitAt, playFrom: startAt ?? hitAt }}
+          />
+        )}
+      </Suspense>
+      <Suspense fallback={null}>
+        <LearningPanel videoId={video._id} mediaRef={mediaRef} />
+      </Suspense>
     </div>
   );
 }

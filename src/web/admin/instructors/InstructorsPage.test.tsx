@@ -163,7 +163,8 @@ describe('the back-office menu', () => {
     for (const name of ['Courses', 'Videos', 'Students', 'Analytics', 'Questions', 'Trace', 'Backups'])
       expect(entry(nav, name), name).toBeInTheDocument();
     await user.click(within(nav).getByRole('button', { name: 'Courses' }));
-    expect(await screen.findByRole('menuitem', { name: 'Instructors' })).toHaveAttribute(
+    // The menu opens with a transition: on a loaded machine it takes longer than findBy's 1 s.
+    expect(await screen.findByRole('menuitem', { name: 'Instructors' }, { timeout: 10_000 })).toHaveAttribute(
       'href',
       '/admininstructors',
     );

@@ -1,6 +1,7 @@
 import { Badge, Button, Group, Loader, Paper, Progress, Stack, Text } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
-import { searchMessages, type SourceIndexState } from '../../../contract/search';
+import type { SourceIndexState } from '../../../contract/search';
+import { searchMessages } from '../../../contract/search-limits';
 import type { AdminVideo } from '../../../contract/videos';
 import { adminApi, adminKeys, useVideoIndex } from '../../api/admin';
 import { EditModal } from '../ui/EditModal';
