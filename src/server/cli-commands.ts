@@ -157,6 +157,11 @@ export const COMMANDS: readonly Command[] = [
     help: 'Add an instructor teaching some courses, mailed a set-up link: --username U --email E [--name N] [--courses ID,ID]',
     needs: 'runtime',
     async run({ ctx, values }) {
+      if (values.password)
+        throw new HttpError(
+          400,
+          'Instructors choose their own password through the mailed set-up link: leave out --password.',
+        );
       const input = parseInput(NewInstructor, { ...values, courseIds: courseList(values.courses ?? '') });
       const { created, mailed } = await createInstructor(ctx, input, 'cli');
       console.log(

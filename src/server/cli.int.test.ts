@@ -92,6 +92,20 @@ describe('admin command line (embedded database)', CLI_PROCESS_TIMEOUT, () => {
     );
     expect(unknownCourse.code).toBe(2);
     expect(unknownCourse.stderr).toContain('One of the courses does not exist.');
+    const chosen = await runCli(
+      [
+        'create-instructor',
+        '--username',
+        'tutor3',
+        '--email',
+        'tutor3@example.test',
+        '--password',
+        'Tutor@12345',
+      ],
+      env,
+    );
+    expect(chosen.code).toBe(2);
+    expect(chosen.stderr).toContain('Instructors choose their own password through the mailed set-up link');
 
     const none = await runCli(['assign-instructor', '--username', 'tutor', '--courses', ''], env);
     expect(none.stdout).toContain('tutor now teaches 0 courses.');

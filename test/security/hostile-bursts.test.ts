@@ -11,6 +11,7 @@ import {
 import { serverMessages } from '../../src/contract/messages';
 import { unlockAccount } from '../../src/server/accounts/account-budget';
 import { auditEvents } from '../../src/server/db/schema';
+import { SETUP_TRIES_PER_CLIENT } from '../../src/server/mfa/admin-routes';
 import { TRACES_PER_ADMIN } from '../../src/server/playback/routes';
 import { REINDEX_PER_ADMIN } from '../../src/server/search/routes';
 import { heldFactor, PERIOD_MS, totpAt } from '../support/admin-factor';
@@ -262,6 +263,20 @@ function suite(label: string, start: () => Promise<TestServer>) {
       expect(replies.filter((r) => r.status === 429).every((r) => Number(r.headers['retry-after']) > 0)).toBe(
         true,
       );
+    });
+
+    it(`set-up links: ${BURST} wrong links from one client check at most ${SETUP_TRIES_PER_CLIENT}`, async () => {
+      const from = newClient();
+      const requests = Array.from({ length: BURST }, (_, i) =>
+        jsonPost(server.url, '/api/admin/setup', { token: `no-such-link-${i}`, newPassword: 'Guess@12345' }),
+      );
+      const replies = await burst(server.url, requests, { from });
+      const checked = replies.filter((r) => r.status === 401).length;
+      console.log(`[burst] ${label} set-up links: ${checked} of ${BURST} checked`, statuses(replies));
+      expect(checked).toBe(SETUP_TRIES_PER_CLIENT);
+      const refused = replies.filter((r) => r.status === 429);
+      expect(refused).toHaveLength(BURST - SETUP_TRIES_PER_CLIENT);
+      expect(refused.every((r) => Number(r.headers['retry-after']) > 0)).toBe(true);
     });
 
     it('reset answers tell no account from an unknown name, also after five wrong codes', async () => {

@@ -317,7 +317,7 @@ async function mayEnrol(session: Authenticated, factors: FactorStore) {
 }
 
 /** Wrong set-up links per client in SIGNIN_FAILURE_WINDOW_MS, counted before each check. */
-const SETUP_TRIES_PER_CLIENT = 20;
+export const SETUP_TRIES_PER_CLIENT = 20;
 const setupTryKey = (ip: string) => `setup:ip:${ip}`;
 
 /** Counts a set-up link try of this client first, or refuses it (429); a right link gives it back. */
