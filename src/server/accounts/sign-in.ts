@@ -47,8 +47,8 @@ export async function signIn(
   surface: 'student' | 'admin',
 ) {
   const { ip } = client;
-  const user = await findUserByLogin(ctx.db, input.username);
-  const attempt = await guardSignIn(ctx, user, input.username, ip);
+  const attempt = await guardSignIn(ctx, input.username, ip);
+  const { user } = attempt;
   if (!(await verifyPassword(user?.passwordHash, input.password)) || !user) {
     const now = ctx.clock.now();
     await recordSecurityEvent(ctx, now, { action: 'sign-in.failure', userId: user?.id ?? null, ip });
@@ -81,9 +81,11 @@ export async function signIn(
 }
 
 /**
- * Takes the attempt's place in each window before the password is checked, or refuses it (429):
- * - this client (100 per 15 minutes), whatever the account: first, so a client past it makes no
- *   key for the names it tries (one key per new name would grow the counters without bound);
+ * Finds the account and takes the attempt's place in each window before the password is checked,
+ * or refuses it (429):
+ * - this client (100 per 15 minutes), whatever the account: first, so a client past it costs no
+ *   query and makes no key for the names it tries (a key per new name grew the counters without
+ *   bound);
  * - the account from this client (10 per 15 minutes): slows a guesser without locking the
  *   rightful user out from their own address;
  * - the account's day (100, accounts/account-budget.ts): past it the account slows down for every
@@ -96,13 +98,12 @@ export async function signIn(
  * A refused attempt gives its places back (it checked nothing); so does one whose password was
  * right, but for its place in the wait: the next attempt still waits.
  */
-async function guardSignIn(ctx: AppContext, user: { id: string } | undefined, typed: string, ip: string) {
-  const account = user ? user.id : `name:${typed.toLowerCase()}`;
+async function guardSignIn(ctx: AppContext, typed: string, ip: string) {
   const taken: string[] = [];
-  let tookBudget = false;
+  let budgetTakenOf: string | undefined;
   const giveBack = async () => {
     await Promise.all(taken.map((key) => ctx.rateCounter.giveBack(key)));
-    if (tookBudget) await signInBudget(ctx).giveBack(user!.id);
+    if (budgetTakenOf) await signInBudget(ctx).giveBack(budgetTakenOf);
   };
   const take = async (key: string, ms: number) => {
     const window = await ctx.rateCounter.hit(key, ms);
@@ -117,6 +118,8 @@ async function guardSignIn(ctx: AppContext, user: { id: string } | undefined, ty
   const client = await take(`signin:ip:${ip}`, SIGNIN_FAILURE_WINDOW_MS);
   if (client.count > SIGNIN_FAILURES_PER_IP)
     throw await refuse(serverMessages.tooManySignIns, client.resetInMs);
+  const user = await findUserByLogin(ctx.db, typed);
+  const account = user ? user.id : `name:${typed.toLowerCase()}`;
   const pair = await take(`signin:pair:${account}:${ip}`, SIGNIN_FAILURE_WINDOW_MS);
   if (pair.count > SIGNIN_FAILURES_PER_ACCOUNT)
     throw await refuse(serverMessages.tooManySignIns, pair.resetInMs);
@@ -125,7 +128,7 @@ async function guardSignIn(ctx: AppContext, user: { id: string } | undefined, ty
   let day: number;
   if (user) {
     day = await signInBudget(ctx).take(user.id, ctx.clock.now());
-    tookBudget = true;
+    budgetTakenOf = user.id;
   } else {
     day = (await take(`signin:day:${account}`, ACCOUNT_BUDGET_WINDOW_MS)).count;
   }
@@ -139,7 +142,7 @@ async function guardSignIn(ctx: AppContext, user: { id: string } | undefined, ty
     }
   }
   // This attempt, if it fails, is the day's budget-th or a later one: the account waits after it.
-  return { succeeded: giveBack, waitsAfterFailure: waitMs };
+  return { user, succeeded: giveBack, waitsAfterFailure: waitMs };
 }
 
 const signInBudget = (ctx: AppContext) => accountBudget(ctx.db, 'sign-in', ACCOUNT_FAILURE_BUDGET);
