@@ -29,11 +29,18 @@ export const SIGNIN_FAILURES_PER_IP = 100;
 export const SIGNIN_FAILURE_WINDOW_MS = 15 * 60_000;
 /**
  * The per-account budgets over a day (NIST SP 800-63B 5.2.2: at most 100 failures): past them
- * sign-in (passwords) or one-time codes stop for the account until the day passes or an admin runs
- * `npm run cli -- unlock USER`. The per-client limits above slow a guesser long before.
+ * sign-in slows down (below) and one-time codes stop for the account, until the day passes or an
+ * admin runs `npm run cli -- unlock USER`. The per-client limits above slow a guesser long before.
  */
 export const ACCOUNT_FAILURE_BUDGET = 100;
 export const ACCOUNT_BUDGET_WINDOW_MS = 24 * 60 * 60_000;
+/**
+ * Past its day's budget an account's sign-in waits, never locks (so a stranger cannot lock anyone
+ * out): each attempt waits this long after the one before, doubled with every further failure, up
+ * to SIGNIN_WAIT_MAX_MS. The right password (and second factor) still signs in after the wait.
+ */
+export const SIGNIN_WAIT_FIRST_MS = 5_000;
+export const SIGNIN_WAIT_MAX_MS = 5 * 60_000;
 
 export const SERVER_TIME_POLL_MS = 60_000;
 export const STUDENT_SESSION_POLL_MS = 5 * 60_000;

@@ -77,6 +77,7 @@ export const serverMessages = {
   tooManySignIns: 'Too many failed sign-ins. Please try again later.',
   accountLocked:
     'This account is locked after too many failed sign-ins. Please try again tomorrow or ask an administrator to unlock it.',
+  accountSlowed: 'Too many failed sign-ins for this account. Please wait a few minutes and try again.',
   otpSent: 'A new one-time code has been sent to your e-mail.',
   otpMailFailed: 'We could not send the code. Please try again in a moment.',
   otpInvalid: 'Invalid or expired code.',

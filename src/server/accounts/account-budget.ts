@@ -1,5 +1,10 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
-import { ACCOUNT_BUDGET_WINDOW_MS } from '../../contract/constants';
+import {
+  ACCOUNT_BUDGET_WINDOW_MS,
+  ACCOUNT_FAILURE_BUDGET,
+  SIGNIN_WAIT_FIRST_MS,
+  SIGNIN_WAIT_MAX_MS,
+} from '../../contract/constants';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
 
@@ -48,7 +53,18 @@ export function accountBudget(db: Db, kind: BudgetKind, limit: number) {
   };
 }
 
-/** `npm run cli -- unlock USER`: both budgets start again from zero. */
+/**
+ * How long an account's next sign-in waits after an attempt that was its `failures`-th of the day:
+ * nothing within the budget, then SIGNIN_WAIT_FIRST_MS doubled with each further failure, at most
+ * SIGNIN_WAIT_MAX_MS. A guesser past the budget gets one check per wait (about 300 a day at the
+ * cap); the rightful user waits at most the cap.
+ */
+export function signInWaitMs(failures: number): number {
+  if (failures < ACCOUNT_FAILURE_BUDGET) return 0;
+  return Math.min(SIGNIN_WAIT_MAX_MS, SIGNIN_WAIT_FIRST_MS * 2 ** (failures - ACCOUNT_FAILURE_BUDGET));
+}
+
+/** `npm run cli -- unlock USER`: both budgets start again from zero (and sign-in's waits end). */
 export async function unlockAccount(db: Db, userId: string): Promise<void> {
   await db
     .update(users)

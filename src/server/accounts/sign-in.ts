@@ -14,7 +14,7 @@ import { forbidden, tooManyRequests, unauthorized } from '../errors';
 import type { OneTimeCodeStore } from './one-time-codes';
 import { oneTimeCodeMail } from './mails';
 import { findUserByLogin } from './users';
-import { accountBudget } from './account-budget';
+import { accountBudget, signInWaitMs } from './account-budget';
 import { recordSecurityEvent } from '../audit/security-events';
 import { verifyPassword } from './passwords';
 import type { SessionClient, SessionStore } from './sessions';
@@ -47,13 +47,15 @@ export async function signIn(
   surface: 'student' | 'admin',
 ) {
   const { ip } = client;
-  const user = await findUserByLogin(ctx.db, input.username);
-  const attempt = await guardSignIn(ctx, user, input.username, ip);
+  const attempt = await guardSignIn(ctx, input.username, ip);
+  const { user } = attempt;
   if (!(await verifyPassword(user?.passwordHash, input.password)) || !user) {
     const now = ctx.clock.now();
     await recordSecurityEvent(ctx, now, { action: 'sign-in.failure', userId: user?.id ?? null, ip });
-    if (attempt.locksOnFailure)
-      await recordSecurityEvent(ctx, now, { action: 'sign-in.locked', userId: user!.id, ip });
+    if (attempt.waitsAfterFailure && user) {
+      const details = { waitSeconds: attempt.waitsAfterFailure / 1000 };
+      await recordSecurityEvent(ctx, now, { action: 'sign-in.slowed', userId: user.id, ip, details });
+    }
     throw unauthorized(serverMessages.badCredentials);
   }
   await attempt.succeeded();
@@ -81,59 +83,68 @@ export async function signIn(
 }
 
 /**
- * Takes the attempt's place in each window before the password is checked, or refuses it (429):
+ * Finds the account and takes the attempt's place in each window before the password is checked,
+ * or refuses it (429):
+ * - this client (100 per 15 minutes), whatever the account: first, so a client past it costs no
+ *   query and makes no key for the names it tries (a key per new name grew the counters without
+ *   bound);
  * - the account from this client (10 per 15 minutes): slows a guesser without locking the
  *   rightful user out from their own address;
- * - this client (100 per 15 minutes), whatever the account;
- * - the account's day (100, accounts/account-budget.ts): past it the account is locked for every
- *   client until the day passes or `npm run cli -- unlock USER`.
+ * - the account's day (100, accounts/account-budget.ts): past it the account slows down for every
+ *   client but is never locked. Each attempt waits for the one before (`signInWaitMs`: 5 s,
+ *   doubled per failure, at most 5 minutes): the first to come after the wait is checked and opens
+ *   the next, the others are refused. So a guesser gets one check per wait, and the right password
+ *   (and second factor) still signs in after it. `npm run cli -- unlock USER` ends the waits.
  * Keys name the account itself, not the typed name (`Sam` and `sam` are one account); a name that
  * matches no account is counted by the name in the same windows, so it answers alike.
- * A refused attempt gives its places back (it checked nothing); so does one whose password was right.
+ * A refused attempt gives its places back (it checked nothing); so does one whose password was
+ * right, but for its place in the wait: the next attempt still waits.
  */
-async function guardSignIn(ctx: AppContext, user: { id: string } | undefined, typed: string, ip: string) {
-  const account = user ? user.id : `name:${typed.toLowerCase()}`;
-  const windows = [
-    { key: `signin:pair:${account}:${ip}`, limit: SIGNIN_FAILURES_PER_ACCOUNT, ms: SIGNIN_FAILURE_WINDOW_MS },
-    { key: `signin:ip:${ip}`, limit: SIGNIN_FAILURES_PER_IP, ms: SIGNIN_FAILURE_WINDOW_MS },
-  ];
-  // Unknown names have no row: their day is a counter like the others.
-  if (!user)
-    windows.push({
-      key: `signin:day:${account}`,
-      limit: ACCOUNT_FAILURE_BUDGET,
-      ms: ACCOUNT_BUDGET_WINDOW_MS,
-    });
+async function guardSignIn(ctx: AppContext, typed: string, ip: string) {
   const taken: string[] = [];
-  let tookBudget = false;
+  let budgetTakenOf: string | undefined;
   const giveBack = async () => {
     await Promise.all(taken.map((key) => ctx.rateCounter.giveBack(key)));
-    if (tookBudget) await signInBudget(ctx).giveBack(user!.id);
+    if (budgetTakenOf) await signInBudget(ctx).giveBack(budgetTakenOf);
   };
-  for (const window of windows) {
-    const { count, resetInMs } = await ctx.rateCounter.hit(window.key, window.ms);
-    taken.push(window.key);
-    if (count > window.limit) {
-      await giveBack();
-      const locked = window.limit === ACCOUNT_FAILURE_BUDGET;
-      throw tooManyRequests(
-        locked ? serverMessages.accountLocked : serverMessages.tooManySignIns,
-        Math.ceil(resetInMs / 1000),
-      );
-    }
-  }
+  const take = async (key: string, ms: number) => {
+    const window = await ctx.rateCounter.hit(key, ms);
+    taken.push(key);
+    return window;
+  };
+  const refuse = async (message: string, resetInMs: number) => {
+    await giveBack();
+    return tooManyRequests(message, Math.ceil(resetInMs / 1000));
+  };
+
+  const client = await take(`signin:ip:${ip}`, SIGNIN_FAILURE_WINDOW_MS);
+  if (client.count > SIGNIN_FAILURES_PER_IP)
+    throw await refuse(serverMessages.tooManySignIns, client.resetInMs);
+  const user = await findUserByLogin(ctx.db, typed);
+  const account = user ? user.id : `name:${typed.toLowerCase()}`;
+  const pair = await take(`signin:pair:${account}:${ip}`, SIGNIN_FAILURE_WINDOW_MS);
+  if (pair.count > SIGNIN_FAILURES_PER_ACCOUNT)
+    throw await refuse(serverMessages.tooManySignIns, pair.resetInMs);
+
+  // Unknown names have no row: their day is a counter like the others.
+  let day: number;
   if (user) {
-    const now = ctx.clock.now();
-    const count = await signInBudget(ctx).take(user.id, now);
-    tookBudget = true;
-    if (count > ACCOUNT_FAILURE_BUDGET) {
-      await giveBack();
-      throw tooManyRequests(serverMessages.accountLocked, Math.ceil(ACCOUNT_BUDGET_WINDOW_MS / 1000));
-    }
-    // This attempt, if it fails, is the day's last: the account locks with it.
-    return { succeeded: giveBack, locksOnFailure: count === ACCOUNT_FAILURE_BUDGET };
+    day = await signInBudget(ctx).take(user.id, ctx.clock.now());
+    budgetTakenOf = user.id;
+  } else {
+    day = (await take(`signin:day:${account}`, ACCOUNT_BUDGET_WINDOW_MS)).count;
   }
-  return { succeeded: giveBack, locksOnFailure: false };
+  const waitMs = signInWaitMs(day);
+  if (waitMs > 0) {
+    const key = `signin:wait:${account}`;
+    const wait = await ctx.rateCounter.hit(key, waitMs);
+    if (wait.count > 1) {
+      await ctx.rateCounter.giveBack(key);
+      throw await refuse(serverMessages.accountSlowed, wait.resetInMs);
+    }
+  }
+  // This attempt, if it fails, is the day's budget-th or a later one: the account waits after it.
+  return { user, succeeded: giveBack, waitsAfterFailure: waitMs };
 }
 
 const signInBudget = (ctx: AppContext) => accountBudget(ctx.db, 'sign-in', ACCOUNT_FAILURE_BUDGET);

@@ -6,7 +6,7 @@ import { auditEvents } from '../db/schema';
 export type SecurityAction =
   | 'sign-in.success'
   | 'sign-in.failure'
-  | 'sign-in.locked'
+  | 'sign-in.slowed'
   | 'code.failure'
   | 'code.frozen'
   | 'account.unlocked'
@@ -31,7 +31,7 @@ export type SecurityAction =
 /** The events a collector should alert on; the others are the ordinary record. */
 const WARNINGS = new Set<SecurityAction>([
   'sign-in.failure',
-  'sign-in.locked',
+  'sign-in.slowed',
   'code.failure',
   'code.frozen',
   'mfa.failure',

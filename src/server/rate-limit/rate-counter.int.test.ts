@@ -26,4 +26,16 @@ describeWhenReady('RedisRateCounter (shared between nodes)', await redisMissing(
     await b.reset(key);
     expect((await a.peek(key)).count).toBe(0);
   });
+
+  it('forgets a key whose count a give-back takes to zero, as the memory counter does', async () => {
+    const counter = new RedisRateCounter('redis://127.0.0.1:6379');
+    counters.push(counter);
+    const key = `test:${randomBytes(4).toString('hex')}`;
+    await counter.hit(key, 60_000);
+    await counter.hit(key, 60_000);
+    await counter.giveBack(key);
+    expect((await counter.peek(key)).count).toBe(1);
+    await counter.giveBack(key);
+    expect(await counter.peek(key)).toEqual({ count: 0, resetInMs: 0 });
+  });
 });

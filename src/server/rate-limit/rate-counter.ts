@@ -5,7 +5,7 @@ import type { Clock } from '../clock';
 export interface RateCounter {
   /** Adds one to `key` and returns the new count and the milliseconds until the window ends. */
   hit(key: string, windowMs: number): Promise<{ count: number; resetInMs: number }>;
-  /** Takes back one `hit` of `key` (an attempt that turned out to be no failure). */
+  /** Takes back one `hit` of `key` (an attempt that turned out to be no failure); a window back at zero is gone. */
   giveBack(key: string): Promise<void>;
   /** Reads `key` without changing it. */
   peek(key: string): Promise<{ count: number; resetInMs: number }>;
@@ -19,32 +19,55 @@ export function createRateCounter(redisUrl: string | undefined, clock: Clock): R
   return redisUrl ? new RedisRateCounter(redisUrl) : new MemoryRateCounter(clock);
 }
 
+/**
+ * Most keys the memory counter holds (under 30 MB of sign-in keys): past it the least recently
+ * used key is forgotten, its window starting over. Sign-in makes a key per name only within a
+ * client's own window, so filling the map takes many addresses, each paying password checks; the
+ * accounts' day budgets live in their rows and are never forgotten.
+ */
+export const MEMORY_COUNTER_KEYS = 100_000;
+
 export class MemoryRateCounter implements RateCounter {
+  /** In least recently used order: a hit moves its key to the end. */
   private readonly windows = new Map<string, { count: number; endsAt: number }>();
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly maxKeys = MEMORY_COUNTER_KEYS,
+  ) {}
+
+  /** Keys held now. */
+  get size(): number {
+    return this.windows.size;
+  }
 
   async hit(key: string, windowMs: number) {
     const now = this.clock.now().getTime();
     let window = this.windows.get(key);
+    this.windows.delete(key);
     if (!window || window.endsAt <= now) {
       window = { count: 0, endsAt: now + windowMs };
-      this.windows.set(key, window);
-      if (this.windows.size > 50_000) this.sweep(now);
+      if (this.windows.size >= this.maxKeys) this.windows.delete(this.windows.keys().next().value!);
     }
     window.count += 1;
+    this.windows.set(key, window);
     return { count: window.count, resetInMs: window.endsAt - now };
   }
 
   async giveBack(key: string) {
     const window = this.windows.get(key);
-    if (window && window.count > 0) window.count -= 1;
+    if (!window) return;
+    if (window.count > 1) window.count -= 1;
+    else this.windows.delete(key);
   }
 
   async peek(key: string) {
     const now = this.clock.now().getTime();
     const window = this.windows.get(key);
-    if (!window || window.endsAt <= now) return { count: 0, resetInMs: 0 };
+    if (!window || window.endsAt <= now) {
+      this.windows.delete(key);
+      return { count: 0, resetInMs: 0 };
+    }
     return { count: window.count, resetInMs: window.endsAt - now };
   }
 
@@ -55,13 +78,13 @@ export class MemoryRateCounter implements RateCounter {
   async ping() {}
 
   async close() {}
-
-  private sweep(now: number) {
-    for (const [key, window] of this.windows) if (window.endsAt <= now) this.windows.delete(key);
-  }
 }
 
-const GIVE_BACK = `if (tonumber(redis.call('GET', KEYS[1]) or '0') > 0) then return redis.call('DECR', KEYS[1]) end return 0`;
+/** DECR down to one, then DEL: a window given back to zero is gone, as in the memory counter. */
+const GIVE_BACK = `local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n > 1 then return redis.call('DECR', KEYS[1]) end
+if n == 1 then redis.call('DEL', KEYS[1]) end
+return 0`;
 
 export class RedisRateCounter implements RateCounter {
   private readonly redis: Redis;
