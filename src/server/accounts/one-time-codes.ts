@@ -47,15 +47,8 @@ export function oneTimeCodeStore(db: Db, signingKey: Buffer) {
   }
 
   return {
-    /** Seconds until `userId` may get another code (0: now). */
-    cooldown: (userId: string, now: Date): Promise<number> => secondsToWait(db, userId, now),
-
-    /** Replaces any earlier code of the user with a fresh one and returns it (to be mailed, never stored plain). */
-    issue: (userId: string, now: Date): Promise<string> =>
-      db.transaction((tx) => replaceCode(tx, userId, now)),
-
     /**
-     * A fresh code, as `issue`, unless the user got one within OTP_RESEND_SECONDS: then the seconds to
+     * A fresh code (any earlier one replaced; to be mailed, never stored plain), unless the user got one within OTP_RESEND_SECONDS: then the seconds to
      * wait. The user's row is locked before the last code is read, so parallel requests queue and only
      * the first of a burst finds none recent: the minute is taken in the database, before any mail.
      */

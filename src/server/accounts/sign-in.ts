@@ -11,8 +11,7 @@ import type { SignInBody } from '../../contract/auth';
 import type { AppContext } from '../context';
 import { users, type SessionScope } from '../db/schema';
 import { forbidden, tooManyRequests, unauthorized } from '../errors';
-import type { OneTimeCodeStore } from './one-time-codes';
-import { oneTimeCodeMail } from './mails';
+import { mailNewCode, type OneTimeCodeStore } from './one-time-codes';
 import { findUserByLogin } from './users';
 import { accountBudget, signInWaitMs } from './account-budget';
 import { recordSecurityEvent } from '../audit/security-events';
@@ -74,7 +73,8 @@ export async function signIn(
   const maxSessions = ctx.config.maxStudentSessions;
   if (user.role === 'student' && user.firstLogin) {
     const token = await deps.sessions.create(user, 'reset', now, maxSessions, { client });
-    const mailed = await sendResetCode(ctx, deps.codes, user, { skipIfRecent: true });
+    // A code sent within the resend minute is left as it is (the first sign-in of a burst mails it).
+    const mailed = (await mailNewCode(ctx, deps.codes, user)).kind !== 'failed';
     return { kind: 'first-login', token, mailed } satisfies SignInResult;
   }
   const scope = user.role !== 'student' && deps.adminScope ? await deps.adminScope(user.id) : 'full';
@@ -148,27 +148,3 @@ async function guardSignIn(ctx: AppContext, typed: string, ip: string) {
 }
 
 const signInBudget = (ctx: AppContext) => accountBudget(ctx.db, 'sign-in', ACCOUNT_FAILURE_BUDGET);
-
-/**
- * Issues a code and mails it. Returns false when the mail could not be sent (the code is then
- * discarded so the user may ask again at once). With `skipIfRecent`, a code sent within the resend
- * window is left as it is.
- */
-export async function sendResetCode(
-  ctx: AppContext,
-  codes: OneTimeCodeStore,
-  user: { id: string; email: string },
-  options: { skipIfRecent?: boolean } = {},
-): Promise<boolean> {
-  const now = ctx.clock.now();
-  if (options.skipIfRecent && (await codes.cooldown(user.id, now)) > 0) return true;
-  const code = await codes.issue(user.id, now);
-  try {
-    await ctx.mailer.send(oneTimeCodeMail(ctx.config.productName, user.email, code));
-    return true;
-  } catch (error) {
-    ctx.logger.warn({ err: error, userId: user.id }, 'could not send a one-time code');
-    await codes.discard(user.id);
-    return false;
-  }
-}
