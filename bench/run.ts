@@ -18,6 +18,7 @@ const scenarios: Record<string, () => Promise<{ run(): Promise<boolean> }>> = {
   metrics: () => import('./metrics'),
   scan: () => import('./scan'),
   search: () => import('./search'),
+  'sign-in-flood': () => import('./sign-in-flood'),
 };
 
 async function main(): Promise<number> {

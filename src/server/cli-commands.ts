@@ -246,7 +246,7 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: 'unlock',
-    help: "Let USER sign in and use one-time codes again after the day's failure budget was spent: USER",
+    help: "End USER's sign-in waits and let them use one-time codes again after the day's failure budget was spent: USER",
     needs: 'runtime',
     async run({ ctx, positionals }) {
       const name = required(positionals[0], 'Name the account: unlock USER');
