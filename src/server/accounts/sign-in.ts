@@ -112,39 +112,51 @@ async function guardSignIn(ctx: AppContext, typed: string, ip: string) {
     taken.push(key);
     return window;
   };
+  let refused = false;
   const refuse = async (message: string, resetInMs: number) => {
+    refused = true;
     await giveBack();
     return tooManyRequests(message, Math.ceil(resetInMs / 1000));
   };
-
-  const client = await take(`signin:ip:${ip}`, SIGNIN_FAILURE_WINDOW_MS);
-  if (client.count > SIGNIN_FAILURES_PER_IP)
-    throw await refuse(serverMessages.tooManySignIns, client.resetInMs);
-  const user = await findUserByLogin(ctx.db, typed);
-  const account = user ? user.id : `name:${typed.toLowerCase()}`;
-  const pair = await take(`signin:pair:${account}:${ip}`, SIGNIN_FAILURE_WINDOW_MS);
-  if (pair.count > SIGNIN_FAILURES_PER_ACCOUNT)
-    throw await refuse(serverMessages.tooManySignIns, pair.resetInMs);
-
-  // Unknown names have no row: their day is a counter like the others.
-  let day: number;
-  if (user) {
-    day = await signInBudget(ctx).take(user.id, ctx.clock.now());
-    budgetTakenOf = user.id;
-  } else {
-    day = (await take(`signin:day:${account}`, ACCOUNT_BUDGET_WINDOW_MS)).count;
+  try {
+    return await takePlaces();
+  } catch (error) {
+    // An error before any check (the database away: 503) checked nothing either: its places go
+    // back, so a client retrying through an outage is not refused for it afterwards.
+    if (!refused) await giveBack().catch(() => {});
+    throw error;
   }
-  const waitMs = signInWaitMs(day);
-  if (waitMs > 0) {
-    const key = `signin:wait:${account}`;
-    const wait = await ctx.rateCounter.hit(key, waitMs);
-    if (wait.count > 1) {
-      await ctx.rateCounter.giveBack(key);
-      throw await refuse(serverMessages.accountSlowed, wait.resetInMs);
+
+  async function takePlaces() {
+    const client = await take(`signin:ip:${ip}`, SIGNIN_FAILURE_WINDOW_MS);
+    if (client.count > SIGNIN_FAILURES_PER_IP)
+      throw await refuse(serverMessages.tooManySignIns, client.resetInMs);
+    const user = await findUserByLogin(ctx.db, typed);
+    const account = user ? user.id : `name:${typed.toLowerCase()}`;
+    const pair = await take(`signin:pair:${account}:${ip}`, SIGNIN_FAILURE_WINDOW_MS);
+    if (pair.count > SIGNIN_FAILURES_PER_ACCOUNT)
+      throw await refuse(serverMessages.tooManySignIns, pair.resetInMs);
+
+    // Unknown names have no row: their day is a counter like the others.
+    let day: number;
+    if (user) {
+      day = await signInBudget(ctx).take(user.id, ctx.clock.now());
+      budgetTakenOf = user.id;
+    } else {
+      day = (await take(`signin:day:${account}`, ACCOUNT_BUDGET_WINDOW_MS)).count;
     }
+    const waitMs = signInWaitMs(day);
+    if (waitMs > 0) {
+      const key = `signin:wait:${account}`;
+      const wait = await ctx.rateCounter.hit(key, waitMs);
+      if (wait.count > 1) {
+        await ctx.rateCounter.giveBack(key);
+        throw await refuse(serverMessages.accountSlowed, wait.resetInMs);
+      }
+    }
+    // This attempt, if it fails, is the day's budget-th or a later one: the account waits after it.
+    return { user, succeeded: giveBack, waitsAfterFailure: waitMs };
   }
-  // This attempt, if it fails, is the day's budget-th or a later one: the account waits after it.
-  return { user, succeeded: giveBack, waitsAfterFailure: waitMs };
 }
 
 const signInBudget = (ctx: AppContext) => accountBudget(ctx.db, 'sign-in', ACCOUNT_FAILURE_BUDGET);
