@@ -13,9 +13,19 @@ import type { CreatedStudent } from './student-setup';
 function misreadCharacters(text: string, code: string): number {
   let best = code.length;
   const compact = text.toUpperCase().replace(/(\w{4})\s?[-–—~]\s?(\w{4})/g, '$1$2');
+  // The code is drawn as two halves around a dash, which tesseract sometimes reads as a letter
+  // (NCSF-NK1B as NCSFENK1B): a reading one longer is also taken without its middle character.
+  const half = code.length / 2;
+  const readings = (word: string) =>
+    Array.from({ length: Math.max(0, word.length - code.length + 1) }, (_, i) => [
+      word.slice(i, i + code.length),
+      ...(i + code.length < word.length
+        ? [word.slice(i, i + half) + word.slice(i + half + 1, i + code.length + 1)]
+        : []),
+    ]).flat();
   for (const word of compact.split(/[^0-9A-Z]+/)) {
-    for (let i = 0; i + code.length <= word.length; i++) {
-      const read = normalizeCode(word.slice(i, i + code.length));
+    for (const reading of readings(word)) {
+      const read = normalizeCode(reading);
       if (!read) continue;
       let wrong = 0;
       for (let j = 0; j < code.length; j++) if (read[j] !== code[j]) wrong++;
