@@ -13,6 +13,9 @@ export default defineConfig({
   retries: 0,
   // Per-file times and counts to test-results/timings.json (scripts/test-timings.mjs).
   reporter: [['list'], ['./e2e/timings-reporter.ts']],
+  // Playwright empties its output folder at the start of a run: its own, so test-results/timings.json
+  // (the earlier stages' and tiers' times) and the engine journeys' files stay.
+  outputDir: 'test-results/playwright',
   use: {
     browserName: 'chromium',
     launchOptions: {
