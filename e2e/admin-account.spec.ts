@@ -38,7 +38,10 @@ test.describe("the admin's own account", () => {
       await adminSignIn(otherPage, lectern);
 
       // From the navigation.
-      await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Your account' }).click();
+      await page
+        .getByRole('navigation', { name: 'Admin' })
+        .getByRole('link', { name: 'Your account' })
+        .click();
       await expect(page).toHaveURL(/\/adminaccount$/);
       await expect(page.getByRole('heading', { name: 'Your account', level: 1 })).toBeVisible();
       await expect(page.getByTestId('recovery-left')).toHaveText('10 codes left.');

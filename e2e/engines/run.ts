@@ -236,7 +236,13 @@ async function setUp(url: string, outbox: Outbox) {
 }
 
 /** One journey's time and outcome in test-results/timings.json (scripts/test-timings.mjs). */
-function recordJourney(engine: string, mode: Mode, journey: string, startedAt: number, outcome: 'passed' | 'failed') {
+function recordJourney(
+  engine: string,
+  mode: Mode,
+  journey: string,
+  startedAt: number,
+  outcome: 'passed' | 'failed',
+) {
   addFile({
     tier: 'engines',
     file: `${engine} (${mode}): ${journey}`,

@@ -59,7 +59,8 @@ describe.each(testEngines())('a backup without a passphrase, and a dump someone 
   /** Restores backup `id` into a fresh install; answers the error (if any), the lines said and a look at the result. */
   async function restoreFresh(id = summary.id) {
     const dataDir = await tempDir('lectern-restored-');
-    const database = engine === 'postgres' ? await createTestDatabase('postgres', { fresh: true }) : undefined;
+    const database =
+      engine === 'postgres' ? await createTestDatabase('postgres', { fresh: true }) : undefined;
     const config = loadConfig({
       DATA_DIR: dataDir,
       LOG_LEVEL: 'silent',
@@ -327,7 +328,8 @@ describe.each(testEngines())('a backup without a passphrase, and a dump someone 
     expect((await listBackups(server.ctx, target)).map((b) => b.id)).toContain(id);
     expect(await verifyBackup(server.ctx, id, { target })).toMatchObject({ rows: 5, sealed: false });
     const dataDir = await tempDir('lectern-restored-v1-');
-    const database = engine === 'postgres' ? await createTestDatabase('postgres', { fresh: true }) : undefined;
+    const database =
+      engine === 'postgres' ? await createTestDatabase('postgres', { fresh: true }) : undefined;
     const config = loadConfig({
       DATA_DIR: dataDir,
       LOG_LEVEL: 'silent',

@@ -136,7 +136,7 @@ export function createMetrics(options: { defaultMetrics?: boolean; now?: () => n
     }),
     searchIndexDuration: new Histogram({
       name: 'lectern_search_index_seconds',
-      help: 'Wall time of the search.index job\'s work per source (captions, screen, speech) and outcome (done, failed, stopped: aborted or waiting for Tesseract), one observation per source a run worked on.',
+      help: "Wall time of the search.index job's work per source (captions, screen, speech) and outcome (done, failed, stopped: aborted or waiting for Tesseract), one observation per source a run worked on.",
       labelNames: ['source', 'outcome'] as const,
       buckets: PACKAGING_BUCKETS,
       registers,

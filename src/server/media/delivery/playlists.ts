@@ -82,7 +82,8 @@ export class PlaylistStore {
     let segment = 0;
     for (let i = 0; i < template.slots.length; i++) {
       const slot = template.slots[i]!;
-      out += ('period' in slot ? videoKeyUrl(videoId, slot.period) : uris[segment++]!) + template.pieces[i + 1]!;
+      out +=
+        ('period' in slot ? videoKeyUrl(videoId, slot.period) : uris[segment++]!) + template.pieces[i + 1]!;
     }
     return out;
   }
