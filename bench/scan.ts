@@ -572,6 +572,21 @@ function plan(ids: Ids): Record<RouteKey, Probe> {
       body: { status: 'closed' },
     },
     'GET /api/admin/videos/:videoId/learning': { path: `/api/admin/videos/${videoId}/learning` },
+    'GET /api/admin/videos/:videoId/checkpoints': { path: `/api/admin/videos/${videoId}/checkpoints` },
+    'POST /api/admin/videos/:videoId/checkpoints': {
+      path: `/api/admin/videos/${videoId}/checkpoints`,
+      body: { t: 1, kind: 'output', prompt: 'Scan prompt', answers: ['42'], required: false },
+    },
+    'PATCH /api/admin/checkpoints/:checkpointId': {
+      skip: 'PATCH: wapiti sends no PATCH to a target (the authorization matrix and hostile tier send it)',
+    },
+    'DELETE /api/admin/checkpoints/:checkpointId': { skip: DELETE_SKIP },
+    'GET /api/videos/:videoId/checkpoints': { path: `/api/videos/${videoId}/checkpoints` },
+    'POST /api/checkpoints/:checkpointId/attempts': {
+      path: `/api/checkpoints/${ids.unknownId}/attempts`,
+      body: { answer: 'Scan answer' },
+    },
+    'GET /api/courses/:courseId/completion': { path: `/api/courses/${courseId}/completion` },
     'GET /api/search': { path: '/api/search', query: { q: 'hello' } },
     'GET /api/videos/:videoId/screen-text': { path: `/api/videos/${videoId}/screen-text`, query: { t: '5' } },
     'GET /api/videos/:videoId/frame': { path: `/api/videos/${videoId}/frame`, query: { t: '5' } },

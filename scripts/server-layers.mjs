@@ -56,6 +56,10 @@ export const SERVER_LAYERS = [
       { path: 'analytics/', what: 'course, video and student statistics, CSV downloads' },
       { path: 'backup/', what: 'backups and restore, their schedule, runs and targets' },
       { path: 'captions/', what: "a video's WebVTT captions" },
+      {
+        path: 'checkpoints/',
+        what: 'questions at a moment of a lecture that hold the key route and clip progress, lecture and course completion',
+      },
       { path: 'courses/', what: 'courses, enrolments, the access rule in SQL' },
       {
         path: 'forensic/',

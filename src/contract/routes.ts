@@ -103,6 +103,19 @@ import {
   VideoLearningCounts,
   QUESTION_FRAME_FILES,
 } from './learning';
+import {
+  AttemptBody,
+  AttemptResponse,
+  CheckpointBody,
+  CheckpointIdParam,
+  CheckpointPatchBody,
+  CheckpointVideoParam,
+  CompletionCourseParam,
+  CompletionResponse,
+  StaffCheckpointList,
+  StaffCheckpointSaved,
+  StudentCheckpointList,
+} from './checkpoints';
 import { PlaybackBody, PlaybackResponse, TraceCodeParam, TraceResponse } from './playback';
 import { PlaybackHealthResponse } from './playback-health-schema';
 import {
@@ -630,6 +643,51 @@ export const routes = {
     instructor: 'courses',
     params: VideoIdParam,
     response: VideoLearningCounts,
+  },
+  // Checkpoints (issue 39): questions at a moment that the server holds the lecture at; staff
+  // place them (with the answers), students see them without, and answer one at a time.
+  'GET /api/admin/videos/:videoId/checkpoints': {
+    auth: 'admin',
+    instructor: 'courses',
+    params: CheckpointVideoParam,
+    response: StaffCheckpointList,
+  },
+  'POST /api/admin/videos/:videoId/checkpoints': {
+    auth: 'admin',
+    instructor: 'courses',
+    params: CheckpointVideoParam,
+    body: CheckpointBody,
+    response: StaffCheckpointSaved,
+    status: 201,
+  },
+  'PATCH /api/admin/checkpoints/:checkpointId': {
+    auth: 'admin',
+    instructor: 'courses',
+    params: CheckpointIdParam,
+    body: CheckpointPatchBody,
+    response: StaffCheckpointSaved,
+  },
+  'DELETE /api/admin/checkpoints/:checkpointId': {
+    auth: 'admin',
+    instructor: 'courses',
+    params: CheckpointIdParam,
+    response: MessageResponse,
+  },
+  'GET /api/videos/:videoId/checkpoints': {
+    auth: 'viewer',
+    params: CheckpointVideoParam,
+    response: StudentCheckpointList,
+  },
+  'POST /api/checkpoints/:checkpointId/attempts': {
+    auth: 'student',
+    params: CheckpointIdParam,
+    body: AttemptBody,
+    response: AttemptResponse,
+  },
+  'GET /api/courses/:courseId/completion': {
+    auth: 'student',
+    params: CompletionCourseParam,
+    response: CompletionResponse,
   },
   // Search inside lectures (docs/SEARCH.md): captions, text on screen and speech, with their times;
   // a student finds only what they may watch now.

@@ -5,6 +5,9 @@ import { instructorAdminRoutes } from './accounts/instructor-routes';
 import { analyticsRoutes } from './analytics/routes';
 import { backupAdminRoutes } from './backup/admin-routes';
 import { captionRoutes } from './captions/routes';
+import { CompletionWatch, type CourseCompletionSubscriber } from './checkpoints/completion';
+import { checkpointKeyHold, checkpointProgressGate } from './checkpoints/hold';
+import { checkpointRoutes } from './checkpoints/routes';
 import { learningRoutes } from './learning/routes';
 import { playbackRoutes } from './playback/routes';
 import { searchRoutes } from './search/routes';
@@ -65,6 +68,8 @@ export interface AppOptions {
   checkResponses?: boolean;
   /** What `/readyz` checks, and the draining flag the shutdown raises (main.ts); else made from `ctx`. */
   readiness?: Readiness;
+  /** Called once when a student completes a course (certificates attach here). */
+  onCourseComplete?: readonly CourseCompletionSubscriber[];
   /** main.ts: `close` leaves idle connections to the caller (see forceCloseConnections below). */
   gracefulClose?: boolean;
 }
@@ -115,6 +120,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   const codes = oneTimeCodeStore(ctx.db, ctx.signingKey);
   const auth = createAuth(sessions, ctx.clock, { factorRequired: ctx.config.adminMfa === 'required' });
   const deps = { ctx, auth, sessions, codes };
+  // Checkpoints hold the key route and clip progress saves; a course becoming complete is detected
+  // in one place (checkpoints/completion.ts) and goes to these subscribers.
+  const completion = new CompletionWatch(ctx, options.onCourseComplete ?? []);
 
   await app.register(
     async (studentApi) => {
@@ -122,7 +130,10 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await studentApi.register(studentAccountRoutes, deps);
       await studentApi.register(videoStudentRoutes, deps);
       await studentApi.register(courseStudentRoutes, deps);
-      await studentApi.register(progressRoutes, deps);
+      await studentApi.register(progressRoutes, {
+        ...deps,
+        gate: checkpointProgressGate(ctx, completion),
+      });
     },
     { prefix: '/api' },
   );
@@ -147,6 +158,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   // students (opening-gate.ts requireOpenTo); a student's access comes from the video's own rule.
   await app.register(captionRoutes, deps);
   await app.register(learningRoutes, { ...deps, wakeJobs: options.wakeJobs });
+  await app.register(checkpointRoutes, { ...deps, completion });
   await app.register(playbackRoutes, deps);
   await app.register(searchRoutes, deps);
   await app.register(thumbnailRoutes, { ctx, auth });
@@ -156,6 +168,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     ctx,
     auth,
     wakeJobs: options.wakeJobs,
+    keyHold: checkpointKeyHold(ctx),
     observeFastPath:
       observe && ((method, status, seconds) => observe(SEGMENT_ROUTE, method, status, seconds)),
   });

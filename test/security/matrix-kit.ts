@@ -132,6 +132,8 @@ export interface MatrixState {
   trace?: { videoId: string; copy: Buffer; runId?: string };
   /** The student's note and question on lecture A1, and the admin's answer (matrix-rows-learning.ts). */
   learning?: { noteId?: string; questionId?: string; answerId?: string };
+  /** Checkpoints on lecture A1 made by each staff role, and one no row deletes (matrix-rows-checkpoints.ts). */
+  checkpoints?: { byRole: Partial<Record<Role, string>>; spare?: string };
 }
 
 export interface Case {

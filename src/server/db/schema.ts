@@ -773,3 +773,77 @@ export const searchIndexState = pgTable(
   },
   (t) => [primaryKey({ columns: [t.videoId, t.source] })],
 );
+
+/** Answers of a checkpoint: choice numbers (single, multiple) or accepted outputs (output). */
+export type CheckpointAnswers = (number | string)[];
+
+/**
+ * Questions at a moment of a lecture (issue 39) that the key route holds the lecture at until a
+ * student passed the first required one (checkpoints/hold.ts). The answers never leave the server
+ * for a student.
+ */
+export const checkpoints = pgTable(
+  'checkpoints',
+  {
+    id: id(),
+    videoId: ownedBy('video_id', () => videos.id),
+    t: doublePrecision('t').notNull(),
+    kind: text('kind').$type<'single' | 'multiple' | 'output'>().notNull(),
+    prompt: text('prompt').notNull(),
+    choices: jsonb('choices').$type<string[]>().notNull().default([]),
+    answers: jsonb('answers').$type<CheckpointAnswers>().notNull(),
+    required: boolean('required').notNull().default(true),
+    /** Where a wrong answer sends the student back to (null: no rewatch). */
+    rewindTo: doublePrecision('rewind_to'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('checkpoints_video_idx').on(t.videoId, t.t)],
+);
+
+/** Every answer a student gave to a checkpoint (the analytics' attempts and distribution). */
+export const checkpointAttempts = pgTable(
+  'checkpoint_attempts',
+  {
+    id: id(),
+    checkpointId: ownedBy('checkpoint_id', () => checkpoints.id),
+    studentId: ownedBy('student_id', () => users.id),
+    answer: jsonb('answer').$type<number | number[] | string>().notNull(),
+    correct: boolean('correct').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('checkpoint_attempts_checkpoint_idx').on(t.checkpointId, t.studentId),
+    index('checkpoint_attempts_student_idx').on(t.studentId),
+  ],
+);
+
+/**
+ * A student's standing at a checkpoint: passed (when), and after a wrong answer with a rewatch
+ * moment the part to watch again and what of it progress saves covered since.
+ */
+export const checkpointStates = pgTable(
+  'checkpoint_states',
+  {
+    checkpointId: ownedBy('checkpoint_id', () => checkpoints.id),
+    studentId: ownedBy('student_id', () => users.id),
+    passedAt: at('passed_at'),
+    rewatchFrom: doublePrecision('rewatch_from'),
+    rewatchTo: doublePrecision('rewatch_to'),
+    /** Merged [start, end] ranges of the rewatch part played since the wrong answer. */
+    rewatched: jsonb('rewatched').$type<[number, number][]>().notNull().default([]),
+    updatedAt: updatedAt(),
+  },
+  (t) => linkKey(t.checkpointId, t.studentId, 'checkpoint_states_student_idx'),
+);
+
+/** When a student first completed a course (checkpoints/completion.ts: the one place it is detected). */
+export const courseCompletions = pgTable(
+  'course_completions',
+  {
+    studentId: ownedBy('student_id', () => users.id),
+    courseId: ownedBy('course_id', () => courses.id),
+    completedAt: at('completed_at').notNull().defaultNow(),
+  },
+  (t) => linkKey(t.studentId, t.courseId, 'course_completions_course_idx'),
+);

@@ -10,7 +10,7 @@ import { KeyRateLimit } from './delivery/key-limit';
 import { PlaylistStore } from './delivery/playlists';
 import { describeStored } from './delivery/stream-descriptions';
 import { installFastPath, segmentFastPath, type FastPathObserver } from './delivery/fast-path';
-import { deliveryRoutes, SEGMENT_CACHE } from './delivery/routes';
+import { deliveryRoutes, SEGMENT_CACHE, type KeyHold } from './delivery/routes';
 import { segmentUrlsFor } from './delivery/segment-urls';
 import { playbackTokens } from './delivery/tokens';
 import { createMediaTools } from './ffmpeg';
@@ -25,6 +25,8 @@ export interface StreamRouteOptions {
   wakeJobs?: () => void;
   /** Times the segments the fast path serves (metrics on). */
   observeFastPath?: FastPathObserver;
+  /** What else may refuse a key (checkpoints), attached by the wiring. */
+  keyHold?: KeyHold;
 }
 
 /** The streamer (base /stream): chunked upload, finalize, protected HLS playback and delete. */
@@ -59,6 +61,7 @@ export const streamRoutes: FastifyPluginAsync<StreamRouteOptions> = async (app, 
     playlists,
     segmentUrls: segmentUrlsFor(ctx.config, tokens, ctx.signingKey),
     keyLimit: new KeyRateLimit(ctx.config.keyRotationSeconds),
+    keyHold: options.keyHold,
   });
 
   registerRoutes(app, auth, {

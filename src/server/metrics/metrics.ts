@@ -159,7 +159,7 @@ export function createMetrics(options: { defaultMetrics?: boolean; now?: () => n
     }),
     keyRefusals: new Counter({
       name: 'lectern_key_refusals_total',
-      help: 'Playback key requests refused, by reason: rate-limit, no-access, closed, not-found, unreadable (the stored key does not open with this signing key).',
+      help: 'Playback key requests refused, by reason: rate-limit, no-access, closed, not-found, unreadable (the stored key does not open with this signing key), checkpoint (past a required checkpoint not passed yet).',
       labelNames: ['reason'] as const,
       registers,
     }),

@@ -113,7 +113,7 @@ const intArray = (values: number[]) => `{${values.join(',')}}`;
  * play counters, the student's watch time of the day and their course totals, all in one
  * statement. Old clients send only `watched`, a running total, which is rate-limited as before.
  * The student's `watched` is the larger of the two; 90% of the length completes the video for
- * good, so seeking to the end completes nothing.
+ * good, so seeking to the end completes nothing. `newlyCompleted`: this save completed it.
  */
 export async function saveProgress(
   db: Db,
@@ -121,7 +121,7 @@ export async function saveProgress(
   body: ProgressBody,
   now: Date,
   timeZone: string,
-): Promise<VideoProgress> {
+): Promise<SaveOutcome> {
   for (let attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
     const saved = await attemptSave(db, user, body, now, timeZone, false);
     if (saved) return saved;
@@ -140,6 +140,11 @@ export async function saveProgress(
   }
 }
 
+export interface SaveOutcome {
+  progress: VideoProgress;
+  newlyCompleted: boolean;
+}
+
 /** Reads the student's record, merges the save into it, and writes it if nobody wrote it meanwhile. */
 async function attemptSave(
   db: Db,
@@ -148,7 +153,7 @@ async function attemptSave(
   now: Date,
   timeZone: string,
   inTransaction: boolean,
-): Promise<VideoProgress | null> {
+): Promise<SaveOutcome | null> {
   const state = await readState(db, user.id, body.videoId, inTransaction);
   if (!state) throw notFound(mediaMessages.videoNotFound);
   const enrollment =
@@ -161,7 +166,10 @@ async function attemptSave(
 
   // A player reporting an error before anything played: no record of a video never watched.
   if (state.revision === null && !body.ranges?.length && body.position === 0 && body.watched === 0)
-    return presentProgress({ positionSeconds: 0, watchedSeconds: 0, completedAt: null });
+    return {
+      progress: presentProgress({ positionSeconds: 0, watchedSeconds: 0, completedAt: null }),
+      newlyCompleted: false,
+    };
 
   const duration = state.durationSeconds;
   if (body.ranges) checkRanges(body.ranges, state, now);
@@ -196,7 +204,10 @@ async function attemptSave(
     watchedGrowth: watched - oldWatched,
   });
   return written
-    ? presentProgress({ positionSeconds: position, watchedSeconds: watched, completedAt })
+    ? {
+        progress: presentProgress({ positionSeconds: position, watchedSeconds: watched, completedAt }),
+        newlyCompleted: state.completedAt === null && completedAt !== null,
+      }
     : null;
 }
 

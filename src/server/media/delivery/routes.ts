@@ -24,6 +24,12 @@ import type { VideoStoreCache } from './video-stores';
 import { RENDITION_SOURCE } from '../../videos/stream-urls';
 import { openForensicSecret, VideoSecretError } from '../../videos/video-secrets';
 
+/**
+ * What else may hold a key back (checkpoints/hold.ts, attached by the wiring): throws an HttpError
+ * (403) to refuse the key of a period starting at `periodStartSeconds` of the video.
+ */
+export type KeyHold = (user: SessionUser, videoId: string, periodStartSeconds: number) => Promise<void>;
+
 export interface DeliveryDeps {
   ctx: AppContext;
   auth: Auth;
@@ -32,6 +38,7 @@ export interface DeliveryDeps {
   playlists: PlaylistStore;
   segmentUrls: Record<MediaStore['kind'], SegmentUrls>;
   keyLimit: KeyRateLimit;
+  keyHold?: KeyHold;
 }
 
 const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
@@ -51,7 +58,7 @@ const UNREADABLE_LOG_MS = 60_000;
 
 /** Master playlist, child playlists, segments, keys and poster under /stream/videos/:id. */
 export function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): void {
-  const { ctx, auth, videoStores, tokens, playlists, segmentUrls, keyLimit } = deps;
+  const { ctx, auth, videoStores, tokens, playlists, segmentUrls, keyLimit, keyHold } = deps;
   const children = new ChildPlaylistCache({ maxBytes: CHILD_CACHE_BYTES, ttlMs: CHILD_REUSE_MS });
   let unreadableLoggedAt = -Infinity;
 
@@ -241,6 +248,12 @@ export function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): void {
       }
       throw error;
     });
+    if (keyHold) {
+      await keyHold(user, videoId, Number(period) * ctx.config.keyRotationSeconds).catch((error: unknown) => {
+        if (error instanceof HttpError) keyRefusals.inc({ reason: 'checkpoint' });
+        throw error;
+      });
+    }
     const bytes = await segmentKey(ctx, videoId, Number(period)).catch((error: unknown) => {
       if (error instanceof VideoSecretError) keyRefusals.inc({ reason: 'unreadable' });
       return unreadable(error);

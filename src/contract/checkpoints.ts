@@ -1,0 +1,208 @@
+import { z } from 'zod';
+
+/**
+ * Checkpoints (issue 39): questions at a moment of a lecture that the server holds the lecture at.
+ * Staff place them; a student sees the prompt and choices, never the answers, and the key route
+ * refuses keys past the first required checkpoint they have not passed. Completion: a lecture is
+ * complete when at least 90% of it was watched and every required checkpoint passed; a course when
+ * every lecture is.
+ */
+
+export const CHECKPOINT_KINDS = ['single', 'multiple', 'output'] as const;
+export type CheckpointKind = (typeof CHECKPOINT_KINDS)[number];
+export const PROMPT_MAX_CHARS = 5_000;
+export const CHOICE_MAX_CHARS = 500;
+export const MAX_CHOICES = 10;
+/** Accepted outputs of an "output" checkpoint, and the length of each (and of a student's answer). */
+export const MAX_ACCEPTED = 10;
+export const OUTPUT_MAX_CHARS = 5_000;
+/** Checkpoints a lecture may hold. */
+export const MAX_CHECKPOINTS_PER_VIDEO = 50;
+/** Attempts per student a minute (fixed window): more are answered 429. */
+export const ATTEMPTS_PER_MINUTE = 10;
+/** A rewatch counts as done when the saved progress covers the part but for this many seconds. */
+export const REWATCH_SLACK_SECONDS = 2;
+
+export const checkpointMessages = {
+  timeInvalid: 't must be a number of seconds within the video.',
+  timeOutside: 'That moment is outside the video.',
+  kindInvalid: 'kind must be single, multiple or output.',
+  promptInvalid: `A checkpoint needs a prompt (at most ${PROMPT_MAX_CHARS} characters).`,
+  choicesInvalid: `A choice question needs 2 to ${MAX_CHOICES} choices, each with text (at most ${CHOICE_MAX_CHARS} characters).`,
+  choicesUnexpected: 'An output question has no choices.',
+  answersInvalid:
+    'answers must name the right choices (their numbers from 0) or, for an output question, the accepted outputs.',
+  singleOneAnswer: 'A single choice question has exactly one right choice.',
+  outputAnswers: `An output question needs 1 to ${MAX_ACCEPTED} accepted outputs (at most ${OUTPUT_MAX_CHARS} characters each).`,
+  rewindInvalid: 'rewindTo must be a moment before the checkpoint.',
+  requiredInvalid: 'required must be true or false.',
+  tooManyCheckpoints: `A lecture holds at most ${MAX_CHECKPOINTS_PER_VIDEO} checkpoints.`,
+  answerShape:
+    'answer must be a choice number (single), a list of choice numbers (multiple) or text (output).',
+  checkpointNotFound: 'Checkpoint not found.',
+  courseNotFound: 'Course not found.',
+  noLectures: 'This course has no lectures yet.',
+  alreadyPassed: 'You already passed this checkpoint.',
+  rewatchFirst: 'Watch the part again before you answer.',
+  tooManyAttempts: `You can answer at most ${ATTEMPTS_PER_MINUTE} times a minute. Please wait a little.`,
+  held: 'Answer the checkpoint before you watch further.',
+  created: 'Checkpoint added.',
+  saved: 'Checkpoint saved.',
+  deleted: 'Checkpoint deleted.',
+  correct: 'Right. The lecture goes on.',
+  wrong: 'Not quite. Try again.',
+  wrongRewatch: 'Not quite. Watch that part again, then try once more.',
+} as const;
+
+const Moment = z
+  .number({ error: checkpointMessages.timeInvalid })
+  .finite(checkpointMessages.timeInvalid)
+  .min(0, checkpointMessages.timeOutside)
+  .max(24 * 3600, checkpointMessages.timeOutside);
+
+const Prompt = z
+  .string({ error: checkpointMessages.promptInvalid })
+  .trim()
+  .min(1, checkpointMessages.promptInvalid)
+  .max(PROMPT_MAX_CHARS, checkpointMessages.promptInvalid);
+const Choices = z
+  .array(
+    z
+      .string({ error: checkpointMessages.choicesInvalid })
+      .trim()
+      .min(1, checkpointMessages.choicesInvalid)
+      .max(CHOICE_MAX_CHARS, checkpointMessages.choicesInvalid),
+    { error: checkpointMessages.choicesInvalid },
+  )
+  .max(MAX_CHOICES, checkpointMessages.choicesInvalid);
+/** Choice numbers (single, multiple) or accepted outputs (output). */
+const Answers = z
+  .array(
+    z.union([z.number().int().min(0).max(MAX_CHOICES), z.string().max(OUTPUT_MAX_CHARS)], {
+      error: checkpointMessages.answersInvalid,
+    }),
+    { error: checkpointMessages.answersInvalid },
+  )
+  .min(1, checkpointMessages.answersInvalid)
+  .max(MAX_ACCEPTED, checkpointMessages.answersInvalid);
+
+const CheckpointFields = z.object({
+  t: Moment,
+  kind: z.enum(CHECKPOINT_KINDS, { error: checkpointMessages.kindInvalid }),
+  prompt: Prompt,
+  choices: Choices.optional(),
+  answers: Answers,
+  required: z.boolean({ error: checkpointMessages.requiredInvalid }).default(true),
+  rewindTo: Moment.nullable().optional(),
+});
+type CheckpointFields = z.output<typeof CheckpointFields>;
+
+/** The shape rules that tie kind, choices and answers together (the video's length is the server's). */
+export function checkpointProblem(c: Omit<CheckpointFields, 'required'>): string | undefined {
+  const choices = c.choices ?? [];
+  if (c.kind === 'output') {
+    if (choices.length) return checkpointMessages.choicesUnexpected;
+    if (!c.answers.every((a) => typeof a === 'string' && a.trim().length > 0))
+      return checkpointMessages.outputAnswers;
+  } else {
+    if (choices.length < 2) return checkpointMessages.choicesInvalid;
+    const numbers = c.answers.filter((a): a is number => typeof a === 'number');
+    if (numbers.length !== c.answers.length || numbers.some((n) => n >= choices.length))
+      return checkpointMessages.answersInvalid;
+    if (new Set(numbers).size !== numbers.length) return checkpointMessages.answersInvalid;
+    if (c.kind === 'single' && numbers.length !== 1) return checkpointMessages.singleOneAnswer;
+  }
+  if (c.rewindTo !== undefined && c.rewindTo !== null && c.rewindTo >= c.t)
+    return checkpointMessages.rewindInvalid;
+  return undefined;
+}
+
+export const CheckpointBody = CheckpointFields.superRefine((c, context) => {
+  const problem = checkpointProblem(c);
+  if (problem) context.addIssue({ code: 'custom', message: problem });
+});
+/** A change: the fields sent replace the stored ones; the whole is checked again by the server. */
+export const CheckpointPatchBody = CheckpointFields.partial().extend({
+  required: z.boolean({ error: checkpointMessages.requiredInvalid }).optional(),
+});
+export type CheckpointBody = z.output<typeof CheckpointBody>;
+export type CheckpointPatchBody = z.output<typeof CheckpointPatchBody>;
+
+/** A student's answer: a choice number (single), choice numbers (multiple), or the printed text (output). */
+export const AttemptBody = z.object({
+  answer: z.union(
+    [
+      z.number().int().min(0).max(MAX_CHOICES),
+      z.array(z.number().int().min(0).max(MAX_CHOICES)).max(MAX_CHOICES),
+      z.string().max(OUTPUT_MAX_CHARS),
+    ],
+    { error: checkpointMessages.answerShape },
+  ),
+});
+export type AttemptAnswer = z.output<typeof AttemptBody>['answer'];
+
+export const CheckpointIdParam = z.object({ checkpointId: z.string() });
+export const CheckpointVideoParam = z.object({ videoId: z.string() });
+export const CompletionCourseParam = z.object({ courseId: z.string() });
+
+/** A checkpoint as staff see it: with its answers. */
+export const StaffCheckpoint = z.strictObject({
+  _id: z.string(),
+  videoId: z.string(),
+  t: z.number(),
+  kind: z.enum(CHECKPOINT_KINDS),
+  prompt: z.string(),
+  choices: z.array(z.string()),
+  answers: z.array(z.union([z.number(), z.string()])),
+  required: z.boolean(),
+  rewindTo: z.number().nullable(),
+});
+export type StaffCheckpoint = z.infer<typeof StaffCheckpoint>;
+export const StaffCheckpointList = z.strictObject({ checkpoints: z.array(StaffCheckpoint) });
+export const StaffCheckpointSaved = z.strictObject({ message: z.string(), checkpoint: StaffCheckpoint });
+
+/** A checkpoint as a student sees it: never its answers (nor where a wrong answer rewinds to). */
+export const StudentCheckpoint = z.strictObject({
+  _id: z.string(),
+  t: z.number(),
+  kind: z.enum(CHECKPOINT_KINDS),
+  prompt: z.string(),
+  choices: z.array(z.string()),
+  required: z.boolean(),
+  passed: z.boolean(),
+});
+export type StudentCheckpoint = z.infer<typeof StudentCheckpoint>;
+export const StudentCheckpointList = z.array(StudentCheckpoint);
+
+export const AttemptResponse = z.strictObject({
+  correct: z.boolean(),
+  rewindTo: z.number().optional(),
+});
+export type AttemptResponse = z.infer<typeof AttemptResponse>;
+
+export const LectureCompletion = z.strictObject({
+  videoId: z.string(),
+  watched: z.number().min(0).max(1),
+  checkpointsPassed: z.number().int().min(0),
+  checkpointsRequired: z.number().int().min(0),
+  complete: z.boolean(),
+});
+export type LectureCompletion = z.infer<typeof LectureCompletion>;
+export const CompletionResponse = z.strictObject({
+  complete: z.boolean(),
+  lectures: z.array(LectureCompletion),
+});
+export type CompletionResponse = z.infer<typeof CompletionResponse>;
+
+/**
+ * Whether an output matches an accepted one: line ends normalised (CRLF, CR → LF), trailing spaces
+ * and tabs of every line and trailing blank lines dropped. Nothing is run.
+ */
+export function normaliseOutput(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .map((line) => line.replace(/[ \t]+$/, ''))
+    .join('\n')
+    .replace(/\n+$/, '');
+}
