@@ -187,6 +187,21 @@ describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine
         .status,
     ).toBe(201);
 
+    // Checkpoints (issue 39) travel too: one placed by the admin, and the viewer's passing answer.
+    const checkpoint = await adminClient.post(`/api/admin/videos/${videoId}/checkpoints`, {
+      t: 1,
+      kind: 'single',
+      prompt: 'Drill checkpoint',
+      choices: ['no', 'yes'],
+      answers: [1],
+      required: false,
+    });
+    expect(checkpoint.status).toBe(201);
+    expect(
+      (await viewer.client.post(`/api/checkpoints/${checkpoint.body.checkpoint._id}/attempts`, { answer: 1 }))
+        .body,
+    ).toEqual({ correct: true });
+
     const playback = await viewer.client.post('/api/playback', { videoId });
     expect(playback.status).toBe(200);
     const session = playback.body as { code: string };
@@ -332,6 +347,9 @@ describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine
       ]);
       expect((await student.get(`/api/videos/${videoId}/questions`)).body.questions).toMatchObject([
         { title: 'Drill question', mine: true, answers: [{ text: 'Drill answer', byStaff: true }] },
+      ]);
+      expect((await student.get(`/api/videos/${videoId}/checkpoints`)).body).toMatchObject([
+        { prompt: 'Drill checkpoint', choices: ['no', 'yes'], passed: true },
       ]);
 
       const admin = new TestClient(restored.url);

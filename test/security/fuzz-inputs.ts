@@ -212,6 +212,16 @@ export function seedBodies(pool: FuzzPool): Record<string, Record<string, unknow
     'POST /api/questions/:questionId/answers': { text: 'Fuzz answer' },
     'POST /api/questions/:questionId/accept': { answerId: a1 },
     'POST /api/admin/questions/:questionId/status': { status: 'closed' },
+    'POST /api/admin/videos/:videoId/checkpoints': {
+      t: 1, kind: 'single', prompt: 'Fuzz `x`', choices: ['a', 'b'], answers: [1], required: false, rewindTo: 0,
+    }, // prettier-ignore
+    'PATCH /api/admin/checkpoints/:checkpointId': {
+      t: 2,
+      kind: 'output',
+      answers: ['1\n2'],
+      required: false,
+    },
+    'POST /api/checkpoints/:checkpointId/attempts': { answer: [0, 1] },
   };
 }
 
