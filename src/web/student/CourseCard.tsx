@@ -7,6 +7,7 @@ import { useSchoolTimeZone } from '../api/session';
 import { courseLink, isCourseActive } from './course-access';
 import { CourseThumbnail } from '../ui/CourseThumbnail';
 import classes from './Dashboard.module.css';
+import { CourseCompletionLine } from './CompletionStatus';
 
 export interface CourseCardProps {
   course: StudentCourse;
@@ -80,6 +81,7 @@ export function CourseCard({ course, layout, onInactive }: CourseCardProps) {
           />
         </>
       )}
+      {total > 0 && <CourseCompletionLine courseId={course.courseId} />}
       <Group justify="space-between" wrap="nowrap">
         <Text size="xs" c="dimmed">
           {total === 0

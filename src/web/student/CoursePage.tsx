@@ -13,6 +13,7 @@ import { StudentTrail } from '../ui/StudentTrail';
 import classes from './Course.module.css';
 import { SearchBox } from '../search/SearchBox';
 import { hitFromParam, startFromParam } from '../search/snippet';
+import { LectureCompletionBadges } from './CompletionStatus';
 import { PlayNextCard } from './PlayNextCard';
 import { Playlist } from './Playlist';
 import { resumePosition } from './use-watch-progress';
@@ -149,6 +150,7 @@ export default function CoursePage() {
                 Completed
               </Badge>
             )}
+            <LectureCompletionBadges courseId={courseId} videoId={current._id} />
           </Group>
         </div>
         {current.description && (

@@ -142,4 +142,28 @@ describe('dashboard', () => {
     expect(await screen.findAllByText('Failed to load courses', {}, { timeout: 4_000 })).toHaveLength(2);
     expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
+  it("shows the course's completion as the server counts it: lectures complete, then the course", async () => {
+    const lecture = (videoId: string, complete: boolean) => ({
+      videoId,
+      watched: complete ? 1 : 0.5,
+      checkpointsPassed: complete ? 1 : 0,
+      checkpointsRequired: 1,
+      complete,
+    });
+    let complete = false;
+    fakeServer({
+      'GET /api/courses': () => ({ body: { courses: [course({ courseId: 'c1' })] } }),
+      'GET /api/courses/c1/completion': () => ({
+        body: { complete, lectures: [lecture('v1', true), lecture('v2', complete)] },
+      }),
+    });
+    const first = renderDashboard();
+    expect(await screen.findByTestId('course-completion')).toHaveTextContent(
+      '1 / 2 lectures complete (checkpoints included)',
+    );
+    first.unmount();
+    complete = true;
+    renderDashboard();
+    expect(await screen.findByTestId('course-complete')).toHaveTextContent('Course complete');
+  });
 });
