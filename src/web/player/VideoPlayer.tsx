@@ -1,5 +1,5 @@
 import { VisuallyHidden } from '@mantine/core';
-import { useCallback, useId, useMemo, useRef, type RefObject } from 'react';
+import { useCallback, useId, useMemo, useRef, type ReactNode, type RefObject } from 'react';
 import type { Captions } from './captions';
 import { useMediaActions } from './media-actions';
 import classes from './Player.module.css';
@@ -38,6 +38,8 @@ export interface VideoPlayerProps {
   keys?: readonly KeyBinding[];
   /** Points marked on the seek bar; none by default. */
   markers?: readonly SeekMarker[];
+  /** Shown over the picture inside the player, so fullscreen keeps it (a checkpoint's question). */
+  overlay?: ReactNode;
 }
 
 const NO_KEYS: readonly KeyBinding[] = [];
@@ -64,6 +66,7 @@ export function VideoPlayer({
   onPlaybackError,
   keys = NO_KEYS,
   markers,
+  overlay,
 }: VideoPlayerProps) {
   const rootRef = useRef<HTMLDivElement>(null);
   const videoRef = useRef<HTMLVideoElement | null>(null);
@@ -164,6 +167,7 @@ export function VideoPlayer({
         captions={captions}
         markers={markers}
       />
+      {overlay}
     </div>
   );
 }

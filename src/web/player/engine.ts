@@ -128,8 +128,24 @@ export async function attachStream(
   ]) {
     hls.on(name, logEvent as never);
   }
+  // A key refused with 403 while nothing else fails: the server holds the lecture at a checkpoint
+  // not passed yet (checkpoints/hold.ts). Loading stops, without an error, until the student plays
+  // or seeks again (after answering), when it starts again and asks for the key once more.
+  let held = false;
+  const resumeHeld = () => {
+    if (!held) return;
+    held = false;
+    hls.startLoad();
+  };
+  video.addEventListener('play', resumeHeld);
+  video.addEventListener('seeking', resumeHeld);
   hls.on(Hls.Events.ERROR, (_event, data) => {
     playerLog(`hls error ${data.type} ${data.details} fatal=${data.fatal} ${data.response?.code ?? ''}`);
+    if (data.details === Hls.ErrorDetails.KEY_LOAD_ERROR && keyStatus(data) === 403) {
+      held = true;
+      hls.stopLoad();
+      return;
+    }
     const segmentFailed =
       data.details === Hls.ErrorDetails.FRAG_LOAD_ERROR ||
       data.details === Hls.ErrorDetails.FRAG_LOAD_TIMEOUT;
@@ -160,7 +176,15 @@ export async function attachStream(
     kind: 'hls.js',
     destroy() {
       stopRescues();
+      video.removeEventListener('play', resumeHeld);
+      video.removeEventListener('seeking', resumeHeld);
       hls.destroy();
     },
   };
+}
+
+/** The HTTP status of a failed key load, as hls.js reports it (its response, or the XHR itself). */
+function keyStatus(data: { response?: { code?: number }; networkDetails?: unknown }): number {
+  const details = data.networkDetails as { status?: number } | undefined;
+  return data.response?.code ?? details?.status ?? 0;
 }

@@ -118,6 +118,7 @@ export default function CoursePage() {
               watermark={watermark}
               autoPlay
               onSaved={updateProgress}
+              courseId={courseId}
             />
           </Suspense>
         ) : (

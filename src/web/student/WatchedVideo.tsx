@@ -6,6 +6,7 @@ import { useCaptions } from '../player/captions';
 import { parseDuration } from '../player/format';
 import { PlaybackHealth } from '../player/playback-health';
 import { useLearningMarkers } from '../learning/use-learning-markers';
+import { usePlayerCheckpoints } from '../checkpoints/PlayerCheckpoints';
 import { VideoPlayer } from '../player/VideoPlayer';
 import classes from './WatchedVideo.module.css';
 import { resumePosition, useWatchProgress } from './use-watch-progress';
@@ -38,13 +39,23 @@ export interface WatchedVideoProps {
   startAt?: number;
   /** The search hit's own second: the transcript brings its cue into view. */
   hitAt?: number;
+  /** The course the lecture is watched in: a passed checkpoint refreshes its completion. */
+  courseId?: string;
 }
 
 /**
  * The player for one video, resuming where the student left off and saving progress as they watch;
  * with captions, the transcript below it (the picture keeps the column's full width).
  */
-export function WatchedVideo({ video, watermark, autoPlay, onSaved, startAt, hitAt }: WatchedVideoProps) {
+export function WatchedVideo({
+  video,
+  watermark,
+  autoPlay,
+  onSaved,
+  startAt,
+  hitAt,
+  courseId,
+}: WatchedVideoProps) {
   const mediaRef = useRef<HTMLVideoElement | null>(null);
   const initial = video.progress ?? NO_PROGRESS;
   const length = parseDuration(video.duration);
@@ -55,6 +66,7 @@ export function WatchedVideo({ video, watermark, autoPlay, onSaved, startAt, hit
   const captions = useCaptions(video._id, watermark);
   const sessionCode = usePlaybackSession(video._id);
   const markers = useLearningMarkers(video._id);
+  const checkpoints = usePlayerCheckpoints(mediaRef, video._id, courseId);
   return (
     <div className={classes.watch}>
       <VideoPlayer
@@ -69,6 +81,7 @@ export function WatchedVideo({ video, watermark, autoPlay, onSaved, startAt, hit
         sessionCode={sessionCode}
         onPlaybackError={(code) => health.fail(code)}
         markers={markers}
+        overlay={checkpoints.overlay}
       />
       <Suspense fallback={null}>
         {captions.tracks.length > 0 && (

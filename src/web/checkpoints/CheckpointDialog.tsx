@@ -1,0 +1,137 @@
+import { Button, Checkbox, Group, Radio, Stack, Text, Textarea, Title } from '@mantine/core';
+import { useEffect, useId, useRef, useState } from 'react';
+import { formatMoment } from '../../contract/learning';
+import type { AttemptAnswer, AttemptResponse, StudentCheckpoint } from '../../contract/checkpoints';
+import { messageOf } from '../api/client';
+import { Markup } from '../learning/Markup';
+import classes from './Checkpoint.module.css';
+
+export interface CheckpointDialogProps {
+  checkpoint: StudentCheckpoint;
+  submit(answer: AttemptAnswer): Promise<AttemptResponse>;
+  /** Passed (or skipped, when not required). */
+  onDone(): void;
+  /** Wrong, with a moment to watch again from. */
+  onRewind(to: number): void;
+}
+
+/**
+ * The question over the picture (inside the player, so fullscreen keeps it): a dialog that takes
+ * focus, answered with the keyboard (radio buttons, check boxes or a text box for the output), its
+ * result read out by screen readers. The player's keys leave it alone (role="dialog").
+ */
+export function CheckpointDialog({ checkpoint, submit, onDone, onRewind }: CheckpointDialogProps) {
+  const titleId = useId();
+  const first = useRef<HTMLDivElement>(null);
+  const [single, setSingle] = useState<string>('');
+  const [multiple, setMultiple] = useState<string[]>([]);
+  const [output, setOutput] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<{ text: string; ok: boolean } | null>(null);
+
+  useEffect(() => {
+    first.current?.querySelector<HTMLElement>('input, textarea')?.focus();
+  }, [checkpoint._id]);
+
+  const answer = (): AttemptAnswer | null => {
+    if (checkpoint.kind === 'single') return single === '' ? null : Number(single);
+    if (checkpoint.kind === 'multiple') return multiple.length ? multiple.map(Number) : null;
+    return output;
+  };
+
+  const send = async () => {
+    const value = answer();
+    if (value === null) {
+      setResult({ text: 'Choose an answer first.', ok: false });
+      return;
+    }
+    setBusy(true);
+    try {
+      const r = await submit(value);
+      if (r.correct) {
+        setResult({ text: 'Right. The lecture goes on.', ok: true });
+        setTimeout(onDone, 800);
+      } else if (r.rewindTo !== undefined) {
+        setResult({
+          text: `Not quite. Watch again from ${formatMoment(r.rewindTo)}, then try once more.`,
+          ok: false,
+        });
+        const to = r.rewindTo;
+        setTimeout(() => onRewind(to), 1500);
+      } else {
+        setResult({ text: 'Not quite. Try again.', ok: false });
+      }
+    } catch (error) {
+      setResult({ text: messageOf(error, 'Your answer could not be sent. Try again.'), ok: false });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className={classes.backdrop}>
+      <form
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        className={classes.dialog}
+        data-testid="checkpoint-dialog"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void send();
+        }}
+      >
+        <Stack gap="sm">
+          <Title order={2} size="h5" id={titleId}>
+            Checkpoint at {formatMoment(checkpoint.t)}
+            {checkpoint.required ? ' (required)' : ''}
+          </Title>
+          <Markup text={checkpoint.prompt} />
+          <div ref={first}>
+            {checkpoint.kind === 'single' && (
+              <Radio.Group value={single} onChange={setSingle} aria-labelledby={titleId}>
+                <Stack gap={6}>
+                  {checkpoint.choices.map((choice, i) => (
+                    <Radio key={i} value={String(i)} label={choice} />
+                  ))}
+                </Stack>
+              </Radio.Group>
+            )}
+            {checkpoint.kind === 'multiple' && (
+              <Checkbox.Group value={multiple} onChange={setMultiple} aria-labelledby={titleId}>
+                <Stack gap={6}>
+                  {checkpoint.choices.map((choice, i) => (
+                    <Checkbox key={i} value={String(i)} label={choice} />
+                  ))}
+                </Stack>
+              </Checkbox.Group>
+            )}
+            {checkpoint.kind === 'output' && (
+              <Textarea
+                label="What does it print?"
+                value={output}
+                onChange={(e) => setOutput(e.currentTarget.value)}
+                autosize
+                minRows={2}
+                classNames={{ input: classes.output }}
+              />
+            )}
+          </div>
+          <Text size="sm" role="status" aria-live="polite" c={result?.ok ? 'teal.8' : 'red.8'} mih={20}>
+            {result?.text ?? ''}
+          </Text>
+          <Group justify="flex-end" gap="xs">
+            {!checkpoint.required && (
+              <Button variant="subtle" color="gray" onClick={onDone} disabled={busy}>
+                Skip
+              </Button>
+            )}
+            <Button type="submit" color="red" loading={busy}>
+              Check answer
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+import type { RefObject } from 'react';
+import { useCheckpointAttempt, useVideoCheckpoints } from '../api/checkpoints';
+import { CheckpointDialog } from './CheckpointDialog';
+import { useCheckpointStops } from './use-checkpoint-stops';
+
+/**
+ * The lecture's checkpoints in the player: where it stops, and the question it asks there. Returns
+ * the overlay for VideoPlayer (null while no question is open) and the seek bar's marks.
+ */
+export function usePlayerCheckpoints(
+  mediaRef: RefObject<HTMLVideoElement | null>,
+  videoId: string,
+  courseId?: string,
+) {
+  const list = useVideoCheckpoints(videoId);
+  const stops = useCheckpointStops(mediaRef, list.data);
+  const attempt = useCheckpointAttempt(videoId, courseId);
+  const active = stops.active;
+  const overlay = active ? (
+    <CheckpointDialog
+      key={active._id}
+      checkpoint={active}
+      submit={(answer) => attempt.mutateAsync({ checkpointId: active._id, answer })}
+      onDone={() => stops.done()}
+      onRewind={(to) => stops.rewind(to)}
+    />
+  ) : null;
+  return { overlay, checkpoints: list.data ?? [] };
+}
