@@ -27,7 +27,15 @@ export function useCheckpointStops(
       const now = video.currentTime;
       const before = last.current;
       last.current = now;
-      if (activeRef.current) return;
+      const open = activeRef.current;
+      if (open) {
+        // A seek past the open question (the seek bar, a key): back to its moment.
+        if (now > open.t + 0.3) {
+          video.pause();
+          video.currentTime = open.t;
+        }
+        return;
+      }
       const held = checkpoints.find((c) => c.required && !c.passed && now >= c.t - REACHED);
       const crossed = checkpoints.find(
         (c) =>
@@ -47,10 +55,12 @@ export function useCheckpointStops(
     };
     video.addEventListener('timeupdate', check);
     video.addEventListener('seeked', check);
+    video.addEventListener('seeking', check);
     check();
     return () => {
       video.removeEventListener('timeupdate', check);
       video.removeEventListener('seeked', check);
+      video.removeEventListener('seeking', check);
     };
   }, [mediaRef, checkpoints]);
 
