@@ -44,7 +44,7 @@ import { sql } from 'drizzle-orm';
 import { readWebVtt } from '../src/contract/webvtt';
 import { loadConfig } from '../src/server/config';
 import type { Db } from '../src/server/db/client';
-import { createMediaTools } from '../src/server/media/ffmpeg';
+import { createMediaTools } from '../src/server/storage/ffmpeg';
 import { audioPlanFor, ladderFor, planFor, writeRendition } from '../src/server/media/packaging/hls';
 import { openRuntime } from '../src/server/runtime';
 import { watchableVideoIds } from '../src/server/search/access';

@@ -3,7 +3,7 @@
  * and `npm run graph` into docs/ARCHITECTURE.md's folder graph and table.
  *
  * A module below src/server/ may import src/contract, its own layer and the layers below, never
- * one above. A part is a folder (`db/`), a file (`media/ffmpeg.ts`) or a list of them; a module
+ * one above. A part is a folder (`db/`), a file (`config.ts`) or a list of them; a module
  * belongs to the narrowest part that holds it (a file before a folder, a deeper folder before
  * its parent), so a wiring file may still sit in a platform folder. A folder no part names is a
  * domain, a file directly in src/server/ no part names is wiring.
@@ -42,10 +42,9 @@ export const SERVER_LAYERS = [
     name: 'storage',
     parts: [
       {
-        path: 'media/store/',
-        what: 'the media stores (a local folder, an S3 bucket), uploads into them, scratch files',
+        path: 'storage/',
+        what: 'the media stores (a local folder, an S3 bucket), uploads into them, scratch files, the bucket CORS; ffmpeg and ffprobe',
       },
-      { path: 'media/ffmpeg.ts', what: 'ffmpeg and ffprobe' },
     ],
   },
   {
@@ -106,8 +105,8 @@ export const SERVER_LAYERS = [
         what: 'builds the app and the context, starts the process, the command line, demo content',
       },
       {
-        path: ['jobs/registry.ts', 'health/registry.ts', 'health/doctor.ts'],
-        what: "the job and health registries and the doctor: they name every domain's handlers and checks (in platform folders until they move up)",
+        path: 'wiring/',
+        what: "the job and health registries and the doctor: they name every domain's handlers and checks",
       },
     ],
   },

@@ -14,10 +14,10 @@ import {
   type JobHandler,
   type JobRunContext,
 } from '../jobs/types';
-import { inputArgs, type MediaTools } from '../media/ffmpeg';
+import { inputArgs, type MediaTools } from '../storage/ffmpeg';
 import { sourceFile } from '../media/packaging/package-job';
 import { isMarkedPlaylist, renditionSegments } from '../media/packaging/rendition-reader';
-import { mediaKeys, readText, renditionName, type MediaStore } from '../media/store';
+import { mediaKeys, readText, renditionName, type MediaStore } from '../storage';
 import { PLAYLIST } from '../media/packaging/hls';
 import { addEntries, deleteEntries, indexAllCaptions, indexStateOf, setIndexState } from './index-store';
 import { SEARCH_ATTEMPTS, SEARCH_PRIORITY } from './job-types';

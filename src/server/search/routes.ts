@@ -11,7 +11,7 @@ import { requireOpenTo } from '../http/opening-gate';
 import { requireWatch } from '../videos/access';
 import { eq, inArray } from 'drizzle-orm';
 import { watchableVideoIds } from './access';
-import { createMediaTools } from '../media/ffmpeg';
+import { createMediaTools } from '../storage/ffmpeg';
 import { queueIndexing } from './index-job';
 import { SearchFrames } from './frames';
 import { screenTextAt, videoIndexState } from './index-store';

@@ -17,9 +17,9 @@ import { speechCommandCheck } from '../search/health-check';
 import { checkTesseract } from '../search/ocr';
 import { nginxSite } from '../media/delivery/nginx-config';
 import { nginxLinkSecret } from '../media/delivery/segment-urls';
-import { createMediaStores } from '../media/store';
-import { createS3Client } from '../media/store/s3-client';
-import { bucketCorsOrigins } from '../media/store/bucket-cors';
+import { createMediaStores } from '../storage';
+import { createS3Client } from '../storage/s3-client';
+import { bucketCorsOrigins } from '../storage/bucket-cors';
 import { createRateCounter } from '../rate-limit/rate-counter';
 import { existingSigningKey } from '../signing-key';
 import { storedSecretsState } from '../videos/video-secrets';
@@ -31,8 +31,8 @@ import {
   migrationsCheck,
   redisCheck,
   storeCheck,
-} from './checks';
-import { oneLine, runCheck, type HealthCheck } from './readiness';
+} from '../health/checks';
+import { oneLine, runCheck, type HealthCheck } from '../health/readiness';
 
 export type Verdict = 'ok' | 'warn' | 'fail';
 
