@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { adminSignIn } from './admin-setup';
 import { screenshots, type Lectern } from './lectern';
 import type { CreatedStudent } from './student-setup';
 import { signInStudent, startOneVideoClass } from './watch-setup';
@@ -129,5 +130,29 @@ test.describe('checkpoints', () => {
       await expect(page.getByTestId('course-complete')).toHaveText('Course complete');
       await screenshots(page, 'checkpoints-dashboard-complete', { hideToasts: true });
     });
+  });
+  test('staff place a checkpoint on the video edit screen', async ({ page }) => {
+    test.setTimeout(120_000);
+    await adminSignIn(page, lectern);
+    await page.goto(`${lectern.url}/editvideodetails`);
+    await page.getByRole('button', { name: 'Checkpoints of What print does' }).click();
+    const modal = page.getByRole('dialog', { name: 'Checkpoints: What print does' });
+    const list = modal.getByRole('list', { name: 'Checkpoints' });
+    await expect(list.getByRole('listitem')).toHaveCount(1);
+    await expect(list).toContainText('What does this print?');
+    const form = modal.getByRole('form', { name: 'Add a checkpoint' });
+    await form.getByRole('textbox', { name: 'At (seconds)' }).fill('15');
+    await form.getByRole('textbox', { name: /^Prompt/ }).fill('Which loop runs twice?');
+    await form.getByRole('textbox', { name: 'Choices (one a line)' }).fill('range(1)\nrange(2)');
+    // A choice that is not there: the server says what is wrong.
+    await form.getByRole('textbox', { name: 'Right choices (their numbers, from 1)' }).fill('3');
+    await form.getByRole('checkbox', { name: /^Required/ }).uncheck();
+    await form.getByRole('button', { name: 'Add checkpoint' }).click();
+    await expect(form.getByRole('alert')).toContainText('answers must name the right choices');
+    await form.getByRole('textbox', { name: 'Right choices (their numbers, from 1)' }).fill('2');
+    await form.getByRole('button', { name: 'Add checkpoint' }).click();
+    await expect(list.getByRole('listitem')).toHaveCount(2);
+    await expect(list).toContainText('Right: range(2)');
+    await screenshots(page, 'checkpoints-admin', { hideToasts: true });
   });
 });

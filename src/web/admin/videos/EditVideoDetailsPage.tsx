@@ -1,11 +1,12 @@
 import { Button, Group, Image, Paper, Table, Text, Title } from '@mantine/core';
-import { IconBadgeCc, IconTextScan2 } from '@tabler/icons-react';
+import { IconBadgeCc, IconHelpCircle, IconTextScan2 } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { AdminVideo } from '../../../contract/videos';
 import { useAdminVideos } from '../../api/admin';
 import { PageHeader } from '../ui/PageHeader';
 import classes from '../ui/tables.module.css';
 import { CaptionsModal } from './CaptionsModal';
+import { CheckpointsModal } from './CheckpointsModal';
 import { EditVideoModal } from './EditVideoModal';
 import { SearchIndexModal } from './SearchIndexModal';
 import { VideoGroups } from './VideoGroups';
@@ -19,11 +20,13 @@ function VideoTable({
   onEdit,
   onCaptions,
   onIndex,
+  onCheckpoints,
 }: {
   videos: AdminVideo[];
   onEdit(video: AdminVideo): void;
   onCaptions(video: AdminVideo): void;
   onIndex(video: AdminVideo): void;
+  onCheckpoints(video: AdminVideo): void;
 }) {
   return (
     <DataTable
@@ -79,6 +82,15 @@ function VideoTable({
               >
                 Search index
               </Button>
+              <Button
+                size="xs"
+                variant="light"
+                leftSection={<IconHelpCircle size={14} aria-hidden="true" />}
+                aria-label={`Checkpoints of ${video.title}`}
+                onClick={() => onCheckpoints(video)}
+              >
+                Checkpoints
+              </Button>
             </Group>
           </Table.Td>
         </Table.Tr>
@@ -93,12 +105,13 @@ export default function EditVideoDetailsPage() {
   const [editing, setEditing] = useState<AdminVideo | null>(null);
   const [captioning, setCaptioning] = useState<AdminVideo | null>(null);
   const [indexing, setIndexing] = useState<AdminVideo | null>(null);
+  const [checkpointing, setCheckpointing] = useState<AdminVideo | null>(null);
 
   return (
     <>
       <PageHeader
         title="Edit Video Details"
-        description="Title, description, thumbnail, course, captions and search index of each video."
+        description="Title, description, thumbnail, course, captions, search index and checkpoints of each video."
       />
       <VideoGroups query={videos} gap="lg">
         {(group) => (
@@ -118,6 +131,7 @@ export default function EditVideoDetailsPage() {
               onEdit={setEditing}
               onCaptions={setCaptioning}
               onIndex={setIndexing}
+              onCheckpoints={setCheckpointing}
             />
           </Paper>
         )}
@@ -125,6 +139,7 @@ export default function EditVideoDetailsPage() {
       <EditVideoModal video={editing} onClose={() => setEditing(null)} />
       <CaptionsModal video={captioning} onClose={() => setCaptioning(null)} />
       <SearchIndexModal video={indexing} onClose={() => setIndexing(null)} />
+      <CheckpointsModal video={checkpointing} onClose={() => setCheckpointing(null)} />
     </>
   );
 }
