@@ -145,7 +145,23 @@ export const CheckpointIdParam = z.object({ checkpointId: z.string() });
 export const CheckpointVideoParam = z.object({ videoId: z.string() });
 export const CompletionCourseParam = z.object({ courseId: z.string() });
 
-/** A checkpoint as staff see it: with its answers. */
+/**
+ * How students fared at a checkpoint: reached (their saved progress covers its second), answered,
+ * passed, right at the first attempt, attempts in all, and the answers given (the 10 most frequent).
+ */
+export const CheckpointStats = z.strictObject({
+  reached: z.number().int(),
+  answered: z.number().int(),
+  passed: z.number().int(),
+  firstTryCorrect: z.number().int(),
+  attempts: z.number().int(),
+  distribution: z.array(
+    z.strictObject({ answer: z.string(), count: z.number().int(), correct: z.boolean() }),
+  ),
+});
+export type CheckpointStats = z.infer<typeof CheckpointStats>;
+
+/** A checkpoint as staff see it: with its answers (and, in the list, how students fared). */
 export const StaffCheckpoint = z.strictObject({
   _id: z.string(),
   videoId: z.string(),
@@ -156,6 +172,7 @@ export const StaffCheckpoint = z.strictObject({
   answers: z.array(z.union([z.number(), z.string()])),
   required: z.boolean(),
   rewindTo: z.number().nullable(),
+  stats: CheckpointStats.optional(),
 });
 export type StaffCheckpoint = z.infer<typeof StaffCheckpoint>;
 export const StaffCheckpointList = z.strictObject({ checkpoints: z.array(StaffCheckpoint) });

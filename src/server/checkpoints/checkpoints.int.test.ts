@@ -185,6 +185,17 @@ describe.each(testEngines())('checkpoints (%s)', (engine) => {
     await watchAll(course.videoIds[1]!, 0);
     expect((await completion()).body.complete).toBe(true);
     expect(completed).toEqual([{ userId: student.id, courseId: course.courseId }]);
+    // What staff see of it: reached, answered, passed, right first time, attempts, the answers given.
+    const [stats] = (await admin.get(`/api/admin/videos/${video}/checkpoints`)).body.checkpoints;
+    expect(stats.stats).toMatchObject({
+      reached: 1,
+      answered: 1,
+      passed: 1,
+      firstTryCorrect: 0,
+      attempts: 2,
+    });
+    expect(stats.stats.distribution).toHaveLength(2);
+    expect(stats.stats.distribution).toContainEqual({ answer: '"line one"', count: 1, correct: false });
     const rows = await server.ctx.db
       .select()
       .from(courseCompletions)

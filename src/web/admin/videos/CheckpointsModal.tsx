@@ -58,6 +58,18 @@ function CheckpointLine({ checkpoint, onDelete }: { checkpoint: StaffCheckpoint;
             Right: {right}
             {checkpoint.rewindTo !== null ? ` · wrong: back to ${formatMoment(checkpoint.rewindTo)}` : ''}
           </Text>
+          {checkpoint.stats && (
+            <Text size="xs" c="dimmed" data-testid="checkpoint-stats">
+              Reached {checkpoint.stats.reached} · answered {checkpoint.stats.answered} · passed{' '}
+              {checkpoint.stats.passed} · right first time {checkpoint.stats.firstTryCorrect} ·{' '}
+              {checkpoint.stats.attempts} attempts
+              {checkpoint.stats.distribution.length > 0 &&
+                ` · answers: ${checkpoint.stats.distribution
+                  .slice(0, 3)
+                  .map((d) => `${d.answer} (${d.count})`)
+                  .join(', ')}`}
+            </Text>
+          )}
         </Stack>
         <ActionIcon
           variant="subtle"
