@@ -120,7 +120,7 @@ import {
   TraceRunsResponse,
   TraceUploadFields,
 } from './trace-runs';
-import type { RouteSpec, RouteTemplate } from './route-kit';
+import type { MisScopedRoutes, RouteSpec, RouteTemplate } from './route-kit';
 import {
   AssignCoursesBody,
   InstructorCreatedResponse,
@@ -370,6 +370,7 @@ export const routes = {
   'POST /api/admin/video/upload': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { url: 'upload', courses: 'course' },
     body: VideoUploadBody,
     response: withVideo,
   },
@@ -388,12 +389,14 @@ export const routes = {
   'POST /api/admin/delete/video': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     body: DeleteVideoBody,
     response: MessageResponse,
   },
   'POST /api/admin/video/update': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video', course: 'course' },
     body: VideoUpdateBody,
     response: withVideo,
   },
@@ -402,6 +405,7 @@ export const routes = {
   'GET /api/admin/students': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { courseId: 'course' },
     query: StudentListQuery,
     response: StudentListResponse,
   },
@@ -475,6 +479,7 @@ export const routes = {
   'GET /api/admin/analytics/videos/:videoId': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: z.object({ videoId: z.string() }),
     query: AnalyticsFormatQuery,
     response: VideoAnalyticsResponse,
@@ -483,6 +488,7 @@ export const routes = {
   'GET /api/admin/analytics/courses/:courseId': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { courseId: 'course' },
     params: z.object({ courseId: z.string() }),
     query: CourseGridQuery,
     response: CourseAnalyticsResponse,
@@ -502,12 +508,14 @@ export const routes = {
   'GET /api/admin/videos/:videoId/captions': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: VideoIdParam,
     response: CaptionListResponse,
   },
   'POST /api/admin/videos/:videoId/captions': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: VideoIdParam,
     multipart: CaptionUploadFields,
     response: CaptionSavedResponse,
@@ -515,6 +523,7 @@ export const routes = {
   'DELETE /api/admin/videos/:videoId/captions/:language': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: CaptionParams,
     response: MessageResponse,
   },
@@ -523,6 +532,7 @@ export const routes = {
   'GET /api/admin/videos/:videoId/captions/speech-draft': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: VideoIdParam,
     query: SpeechDraftQuery,
     response: SpeechDraftResponse,
@@ -531,6 +541,7 @@ export const routes = {
   'POST /api/admin/videos/:videoId/captions/speech-draft/publish': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: VideoIdParam,
     body: SpeechDraftPublishBody,
     response: CaptionSavedResponse,
@@ -596,6 +607,7 @@ export const routes = {
   'POST /api/questions/:questionId/answers': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { questionId: 'question' },
     params: QuestionIdParam,
     body: AnswerBody,
     response: QuestionSavedResponse,
@@ -621,6 +633,7 @@ export const routes = {
   'POST /api/admin/questions/:questionId/status': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { questionId: 'question' },
     params: QuestionIdParam,
     body: QuestionStatusBody,
     response: QuestionSavedResponse,
@@ -628,6 +641,7 @@ export const routes = {
   'GET /api/admin/videos/:videoId/learning': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: VideoIdParam,
     response: VideoLearningCounts,
   },
@@ -656,6 +670,7 @@ export const routes = {
   'GET /api/admin/videos/:videoId/index': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: VideoIdParam,
     response: VideoIndexResponse,
   },
@@ -663,6 +678,7 @@ export const routes = {
   'POST /api/admin/videos/:videoId/index': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: VideoIdParam,
     response: MessageResponse,
     status: 202,
@@ -770,6 +786,7 @@ export const routes = {
   'DELETE /stream/videos/:id': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { id: 'video' },
     params: videoParam,
     response: MessageResponse,
   },
@@ -786,6 +803,10 @@ export const routes = {
     response: ReadinessResponse,
   },
 } as const satisfies Record<RouteTemplate, RouteSpec>;
+
+/** Checked when compiling: every 'courses' route that names an id declares its scope (route-kit.ts). */
+type MisScoped = `${MisScopedRoutes<typeof routes>}: declare its scope, over fields it reads`;
+export const everyIdScoped: [MisScoped] extends [never] ? true : MisScoped = true;
 
 export type Routes = typeof routes;
 export type RouteKey = keyof Routes;
