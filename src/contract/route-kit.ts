@@ -20,8 +20,9 @@ export type AuthLevel =
  * - none: nothing (403, admins only): other courses, access grants, students' accounts, admins,
  *   backups, tracing, settings;
  * - own: their own account (sign-in steps, second factor, passkeys, sessions, password);
- * - courses: what the route does, scoped by the handler to their courses: lists show their courses'
- *   rows only, and a course, video, caption or question of another course answers 403.
+ * - courses: what the route does, within their courses: a course, video, caption or question the
+ *   route names is checked by its `scope` before the handler (another course's answers 403); lists
+ *   show their courses' rows only (the handler filters them).
  */
 export type InstructorRight = 'none' | 'own' | 'courses';
 
