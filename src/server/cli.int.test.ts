@@ -11,6 +11,7 @@ import { openDatabase } from './db/client';
 import { auditEvents, courses } from './db/schema';
 import { runCli, startServerProcess } from '../../test/support/processes';
 import { TestSmtpServer } from '../../test/support/smtp';
+import { seedMigratedPglite } from '../../test/support/school-image';
 import { setupLinkToken } from '../../test/support/setup-link';
 
 /**
@@ -27,6 +28,8 @@ describe('admin command line (embedded database)', CLI_PROCESS_TIMEOUT, () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'lectern-cli-'));
+    // The commands are the subject, not a first start: the school's database is already migrated.
+    await seedMigratedPglite(dataDir);
     smtp = await new TestSmtpServer().start();
     env = { DATA_DIR: dataDir, SMTP_URL: smtp.url, SEED_DEMO: 'false', OPEN_HOURS: 'always' };
   });
