@@ -107,16 +107,16 @@ export const MEDIA_COMMANDS: readonly Command[] = [
   },
   {
     name: 'media:cors',
-    help: 'Let browsers on the site fetch segments from the bucket (SEGMENT_DELIVERY=s3): --origin https://site[,https://other]',
-    needs: 'runtime',
-    async run({ ctx, values }) {
-      const origins = (values.origin ?? '')
+    help: 'Let browsers on the site fetch segments from the bucket (SEGMENT_DELIVERY=s3): [--origin https://site[,https://other]] (default PUBLIC_URL)',
+    // The settings alone: it touches only the bucket, so it runs while the server holds the database.
+    needs: 'config',
+    async run({ config, values }) {
+      const origins = (values.origin ?? config.publicUrl)
         .split(',')
         .filter(Boolean)
         .map((o) => URL.canParse(o) && new URL(o).origin);
       if (!origins.length || !origins.every((o) => o && o !== 'null'))
         throw new HttpError(400, 'Name the site: media:cors --origin https://lectern.school.example');
-      const { config } = ctx;
       if (!config.s3) throw new HttpError(400, 'S3_BUCKET is not set: there is no bucket to configure.');
       const client = createS3Client(config.s3);
       try {

@@ -70,7 +70,7 @@ export function nginxLine(
  */
 export async function bucketCorsLine(config: Readonly<Config>): Promise<DoctorLine | undefined> {
   if (config.segmentDelivery !== 's3' || config.segmentBaseUrl || !config.s3) return undefined;
-  const fix = 'npm run cli -- media:cors --origin https://<the address students open>';
+  const fix = 'npm run cli -- media:cors (allows PUBLIC_URL; --origin names others)';
   const client = createS3Client(config.s3);
   try {
     const origins = await bucketCorsOrigins(client, config.s3.bucket);
