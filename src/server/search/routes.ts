@@ -12,7 +12,7 @@ import { requireWatch } from '../videos/access';
 import { eq, inArray } from 'drizzle-orm';
 import { watchableVideoIds } from './access';
 import { createMediaTools } from '../storage/ffmpeg';
-import { queueIndexing } from './index-job';
+import { queueIndexing } from './index-queue';
 import { SearchFrames } from './frames';
 import { screenTextAt, videoIndexState } from './index-store';
 import { searchIndex } from './query';
