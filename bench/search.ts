@@ -48,7 +48,7 @@ import { createMediaTools } from '../src/server/storage/ffmpeg';
 import { audioPlanFor, ladderFor, planFor, writeRendition } from '../src/server/media/packaging/hls';
 import { openRuntime } from '../src/server/runtime';
 import { watchableVideoIds } from '../src/server/search/access';
-import { CHUNK_SECONDS } from '../src/server/search/index-job';
+import { CHUNK_SECONDS } from '../src/server/search/index-screen';
 import { extractFrames, hashFile, readImage } from '../src/server/search/ocr';
 import { searchIndex } from '../src/server/search/query';
 import { createTestDatabase } from '../test/support/databases';

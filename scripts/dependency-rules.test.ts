@@ -74,8 +74,8 @@ const layered = {
   'src/server/courses/service.ts': "import { id } from '../db/ids';\nexport const course = id;\n",
   // Upward: the core importing a domain, once as a value and once as a type only.
   'src/server/db/ids.ts': "import { grant } from '../videos/access';\nexport const id = grant;\n",
-  'src/server/config.ts':
-    "import type { Course } from './courses/course';\nexport type Config = { first?: Course };\n",
+  'src/server/config/index.ts':
+    "import type { Course } from '../courses/course';\nexport type Config = { first?: Course };\n",
   // The job registry is wiring: it may import a domain, and the runner in jobs/ (platform) may
   // not import it.
   'src/server/wiring/job-registry.ts':
@@ -107,7 +107,7 @@ describe('npm run lint:deps', () => {
         'server-core-below-domains: src/server/db/ids.ts → src/server/videos/access.ts',
       );
       expect(output).toContain(
-        'server-core-below-domains: src/server/config.ts → src/server/courses/course.ts',
+        'server-core-below-domains: src/server/config/index.ts → src/server/courses/course.ts',
       );
       expect(output).toContain(
         'server-platform-below-wiring: src/server/jobs/runner.ts → src/server/wiring/job-registry.ts',

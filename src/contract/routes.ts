@@ -133,7 +133,7 @@ import {
   TraceRunsResponse,
   TraceUploadFields,
 } from './trace-runs';
-import type { RouteSpec, RouteTemplate } from './route-kit';
+import type { MisScopedRoutes, RouteSpec, RouteTemplate } from './route-kit';
 import {
   AssignCoursesBody,
   InstructorCreatedResponse,
@@ -383,6 +383,7 @@ export const routes = {
   'POST /api/admin/video/upload': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { url: 'upload', courses: 'course' },
     body: VideoUploadBody,
     response: withVideo,
   },
@@ -401,12 +402,14 @@ export const routes = {
   'POST /api/admin/delete/video': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     body: DeleteVideoBody,
     response: MessageResponse,
   },
   'POST /api/admin/video/update': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video', course: 'course' },
     body: VideoUpdateBody,
     response: withVideo,
   },
@@ -415,6 +418,7 @@ export const routes = {
   'GET /api/admin/students': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { courseId: 'course' },
     query: StudentListQuery,
     response: StudentListResponse,
   },
@@ -488,6 +492,7 @@ export const routes = {
   'GET /api/admin/analytics/videos/:videoId': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: z.object({ videoId: z.string() }),
     query: AnalyticsFormatQuery,
     response: VideoAnalyticsResponse,
@@ -496,6 +501,7 @@ export const routes = {
   'GET /api/admin/analytics/courses/:courseId': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { courseId: 'course' },
     params: z.object({ courseId: z.string() }),
     query: CourseGridQuery,
     response: CourseAnalyticsResponse,
@@ -515,12 +521,14 @@ export const routes = {
   'GET /api/admin/videos/:videoId/captions': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: VideoIdParam,
     response: CaptionListResponse,
   },
   'POST /api/admin/videos/:videoId/captions': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: VideoIdParam,
     multipart: CaptionUploadFields,
     response: CaptionSavedResponse,
@@ -528,6 +536,7 @@ export const routes = {
   'DELETE /api/admin/videos/:videoId/captions/:language': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: CaptionParams,
     response: MessageResponse,
   },
@@ -536,6 +545,7 @@ export const routes = {
   'GET /api/admin/videos/:videoId/captions/speech-draft': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: VideoIdParam,
     query: SpeechDraftQuery,
     response: SpeechDraftResponse,
@@ -544,6 +554,7 @@ export const routes = {
   'POST /api/admin/videos/:videoId/captions/speech-draft/publish': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: VideoIdParam,
     body: SpeechDraftPublishBody,
     response: CaptionSavedResponse,
@@ -609,6 +620,7 @@ export const routes = {
   'POST /api/questions/:questionId/answers': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { questionId: 'question' },
     params: QuestionIdParam,
     body: AnswerBody,
     response: QuestionSavedResponse,
@@ -634,6 +646,7 @@ export const routes = {
   'POST /api/admin/questions/:questionId/status': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { questionId: 'question' },
     params: QuestionIdParam,
     body: QuestionStatusBody,
     response: QuestionSavedResponse,
@@ -641,6 +654,7 @@ export const routes = {
   'GET /api/admin/videos/:videoId/learning': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: VideoIdParam,
     response: VideoLearningCounts,
   },
@@ -649,12 +663,14 @@ export const routes = {
   'GET /api/admin/videos/:videoId/checkpoints': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: CheckpointVideoParam,
     response: StaffCheckpointList,
   },
   'POST /api/admin/videos/:videoId/checkpoints': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: CheckpointVideoParam,
     body: CheckpointBody,
     response: StaffCheckpointSaved,
@@ -663,6 +679,7 @@ export const routes = {
   'PATCH /api/admin/checkpoints/:checkpointId': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { checkpointId: 'checkpoint' },
     params: CheckpointIdParam,
     body: CheckpointPatchBody,
     response: StaffCheckpointSaved,
@@ -670,6 +687,7 @@ export const routes = {
   'DELETE /api/admin/checkpoints/:checkpointId': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { checkpointId: 'checkpoint' },
     params: CheckpointIdParam,
     response: MessageResponse,
   },
@@ -714,6 +732,7 @@ export const routes = {
   'GET /api/admin/videos/:videoId/index': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: VideoIdParam,
     response: VideoIndexResponse,
   },
@@ -721,6 +740,7 @@ export const routes = {
   'POST /api/admin/videos/:videoId/index': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: VideoIdParam,
     response: MessageResponse,
     status: 202,
@@ -828,6 +848,7 @@ export const routes = {
   'DELETE /stream/videos/:id': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { id: 'video' },
     params: videoParam,
     response: MessageResponse,
   },
@@ -844,6 +865,10 @@ export const routes = {
     response: ReadinessResponse,
   },
 } as const satisfies Record<RouteTemplate, RouteSpec>;
+
+/** Checked when compiling: every 'courses' route that names an id declares its scope (route-kit.ts). */
+type MisScoped = `${MisScopedRoutes<typeof routes>}: declare its scope, over fields it reads`;
+export const everyIdScoped: [MisScoped] extends [never] ? true : MisScoped = true;
 
 export type Routes = typeof routes;
 export type RouteKey = keyof Routes;

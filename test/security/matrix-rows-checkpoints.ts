@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { adminOnly, type MatrixState, type Row } from './matrix-kit';
+import { ofTheirCourse, type MatrixState, type Row } from './matrix-kit';
 import type { Role } from './world';
 
 /**
@@ -37,7 +37,7 @@ export const checkpointRows: Row[] = [
           path: `/api/admin/videos/${world.a1.id}/checkpoints`,
           json: body,
         }),
-        expect: adminOnly(201),
+        expect: ofTheirCourse(201),
         check: (reply, role, _world, state) => {
           if (reply.status === 201) made(state).byRole[role] = reply.json.checkpoint._id;
         },
@@ -49,7 +49,7 @@ export const checkpointRows: Row[] = [
           path: `/api/admin/videos/${world.a1.id}/checkpoints`,
           json: { ...body, kind: 'single', choices: ['yes', 'no'], answers: [0] },
         }),
-        expect: adminOnly(201),
+        expect: ofTheirCourse(201),
         check: (reply, role, _world, state) => {
           if (role === 'admin') made(state).spare = reply.json.checkpoint._id;
         },
@@ -61,7 +61,7 @@ export const checkpointRows: Row[] = [
     cases: [
       {
         request: (world) => ({ method: 'GET', path: `/api/admin/videos/${world.a1.id}/checkpoints` }),
-        expect: adminOnly(200),
+        expect: ofTheirCourse(200),
         check: (reply) => {
           if (reply.status === 200) expect(reply.text).toContain(ANSWER);
           else expect(reply.text).not.toContain(ANSWER);
@@ -78,7 +78,7 @@ export const checkpointRows: Row[] = [
           path: `/api/admin/checkpoints/${made(state).spare}`,
           json: { prompt: 'Which one?' },
         }),
-        expect: adminOnly(200),
+        expect: ofTheirCourse(200),
       },
     ],
   },
@@ -128,7 +128,7 @@ export const checkpointRows: Row[] = [
           method: 'DELETE',
           path: `/api/admin/checkpoints/${checkpointOf(state, role)}`,
         }),
-        expect: adminOnly(200),
+        expect: ofTheirCourse(200),
       },
     ],
   },

@@ -8,7 +8,6 @@ import { forbidden, notFound, tooManyRequests } from '../errors';
 import type { Auth } from '../http/auth';
 import { requireOpenTo } from '../http/opening-gate';
 import { registerRoutes } from '../http/route-table';
-import { requireVideoOf } from '../http/staff-scope';
 import { courseAccessOf, requireWatch } from '../videos/access';
 import { answerCheckpoint } from './attempts';
 import {
@@ -47,12 +46,14 @@ export const checkpointRoutes: FastifyPluginAsync<CheckpointRouteOptions> = asyn
     return requireWatch(ctx, user, videoId);
   }
 
-  /** A staff member's video: the course rule in one call, then the row (404 when unknown). */
-  async function staffVideo(session: Parameters<typeof requireVideoOf>[1], videoId: string) {
+  /**
+   * A staff member's video, its course already checked by the route's scope (route table): the row
+   * for its length, read as an admin reads it (404 when unknown).
+   */
+  const staffVideo = (session: { user: { id: string } }, videoId: string) => {
     if (!isUuid(videoId)) throw notFound(mediaMessages.videoNotFound);
-    await requireVideoOf(ctx.db, session, videoId);
     return requireWatch(ctx, { id: session.user.id, role: 'admin' }, videoId);
-  }
+  };
 
   registerRoutes(app, auth, {
     'GET /api/admin/videos/:videoId/checkpoints': async ({ session, params }) => {

@@ -14,7 +14,8 @@ import { mediaKeys } from '../storage';
 import type { TestClient } from '../../../test/support/http-client';
 import { suiteServer, type TestServer } from '../../../test/support/test-server';
 import { watchedCourse } from '../../../test/support/watch-fixtures';
-import { searchIndexHandler, speechTimeoutMs } from './index-job';
+import { searchIndexHandler } from './index-job';
+import { speechTimeoutMs } from './index-speech';
 
 const run = promisify(execFile);
 /** Runs ffmpeg quietly (errors only), overwriting its output. */
