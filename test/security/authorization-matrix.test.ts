@@ -9,6 +9,7 @@ import {
   traceRunRows,
 } from './matrix-rows-api';
 import { learningRows } from './matrix-rows-learning';
+import { certificateRows } from './matrix-rows-certificates';
 import { deleteRows, playbackRows, uploadRows } from './matrix-rows-stream';
 import { routes, type RouteKey } from '../../src/contract/routes';
 import { FRESH_FACTOR_SECONDS } from '../../src/contract/constants';
@@ -26,6 +27,7 @@ const MATRIX: Row[] = [
   ...studentApiRows,
   ...adminApiRows,
   ...learningRows,
+  ...certificateRows,
   ...traceRunRows,
   ...uploadRows,
   ...adminVideoRows,

@@ -212,6 +212,7 @@ export function seedBodies(pool: FuzzPool): Record<string, Record<string, unknow
     'POST /api/questions/:questionId/answers': { text: 'Fuzz answer' },
     'POST /api/questions/:questionId/accept': { answerId: a1 },
     'POST /api/admin/questions/:questionId/status': { status: 'closed' },
+    'POST /api/admin/certificates/:certificateId/revoke': { reason: 'Fuzz' },
   };
 }
 

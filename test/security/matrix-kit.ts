@@ -132,6 +132,8 @@ export interface MatrixState {
   trace?: { videoId: string; copy: Buffer; runId?: string };
   /** The student's note and question on lecture A1, and the admin's answer (matrix-rows-learning.ts). */
   learning?: { noteId?: string; questionId?: string; answerId?: string };
+  /** The student's certificate of course A, and one of a graduate outside the world (matrix-rows-certificates.ts). */
+  certificates?: { mine: { id: string; serial: string }; graduate: { id: string; serial: string } };
 }
 
 export interface Case {

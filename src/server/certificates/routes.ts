@@ -95,8 +95,8 @@ export const certificatePublicRoutes: FastifyPluginAsync<RouteOptions> = async (
     },
     'GET /credentials/status/:listId': async ({ params, reply }) => {
       const document = await statusListDocument(ctx, Number(params.listId));
-      // Verifiers may keep it a minute: a revocation shows within that.
-      reply.header('cache-control', 'public, max-age=60').header('access-control-allow-origin', '*');
+      // Read fresh by every verifier: a revocation shows at once (this process keeps the signed copy).
+      reply.header('cache-control', 'no-store').header('access-control-allow-origin', '*');
       return document;
     },
   });
