@@ -4,6 +4,7 @@ import { DataIntegrityProof } from '@digitalbazaar/data-integrity';
 import { cryptosuite } from '@digitalbazaar/eddsa-rdfc-2022-cryptosuite';
 import { documentLoader, OB_V3_CONTEXT, VC_V2_CONTEXT, type DocumentLoader } from './json-ld';
 import type { IssuerKey } from './issuer-key';
+import { canSignInThread, signInThread } from './signer-thread';
 
 /** One loader for the process: bundled contexts and did:key only. */
 const loader = documentLoader();
@@ -85,9 +86,26 @@ export function certificateCredential(issuer: Issuer, facts: CredentialFacts): R
 export async function signCredential(
   key: Pick<IssuerKey, 'keyPair'>,
   credential: Record<string, unknown>,
-  options: { created?: Date | string; loader?: DocumentLoader } = {},
+  options: {
+    created?: Date | string;
+    loader?: DocumentLoader;
+    /** Sign in the signer thread with this key (off the event loop), where the runtime allows. */
+    thread?: IssuerKey;
+  } = {},
 ): Promise<Record<string, unknown> & { proof: Record<string, unknown> }> {
   const created = options.created instanceof Date ? isoSeconds(options.created) : options.created;
+  if (options.thread && canSignInThread()) {
+    const key = await options.thread.keyPair.export({
+      publicKey: true,
+      secretKey: true,
+      includeContext: false,
+    });
+    return signInThread(
+      { ...key, id: options.thread.verificationMethod, controller: options.thread.did },
+      credential,
+      created,
+    );
+  }
   const suite = new DataIntegrityProof({ signer: key.keyPair.signer(), cryptosuite, date: created });
   return vc.issue({
     credential: structuredClone(credential),

@@ -21,6 +21,9 @@ const BUNDLED = new Map<string, unknown>([
   ...dataIntegrity.contexts,
 ]);
 
+/** The bundled contexts, for the signer thread (signer-thread.ts). */
+export const bundledContexts = (): ReadonlyMap<string, unknown> => BUNDLED;
+
 /** did:key of an Ed25519 public key (multibase `z6Mk…`): the method's whole document is the key. */
 export const didKeyOf = (publicKeyMultibase: string) => `did:key:${publicKeyMultibase}`;
 export const verificationMethodOf = (publicKeyMultibase: string) =>
