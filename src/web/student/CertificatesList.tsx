@@ -16,7 +16,14 @@ export function CertificatesList() {
   else if (certificates.isError)
     body = (
       <Alert color="red" variant="light" title={certificateMessages.listFailed}>
-        <Button size="xs" color="red" variant="outline" mt="xs" onClick={() => void certificates.refetch()}>
+        <Button
+          size="xs"
+          color="red"
+          variant="outline"
+          mt="xs"
+          aria-label="Try loading the certificates again"
+          onClick={() => void certificates.refetch()}
+        >
           Try again
         </Button>
       </Alert>
