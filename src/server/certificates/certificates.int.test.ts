@@ -216,6 +216,13 @@ describe.each(testEngines())('certificates (%s)', (engine) => {
     expect((after.credential.issuer as { id: string }).id).toBe(rotated.did);
     expect(await verifyProof(before.credential)).toBe(true);
     expect(await verifyProof(after.credential)).toBe(true);
+    // Each key has its own status lists, signed by it: the old certificate's list still by the old key.
+    const listOf = (c: typeof before) =>
+      (c.credential.credentialStatus as { statusListCredential: string }).statusListCredential;
+    expect(listOf(after)).not.toBe(listOf(before));
+    const oldList = await server.client().get(new URL(listOf(before)).pathname);
+    expect(oldList.body.proof.verificationMethod).toMatch(new RegExp(`^${oldDid}#`));
+    expect(await verifyProof(oldList.body)).toBe(true);
     const keys = await server.ctx.db.select().from(issuerKeys);
     expect(keys.find((k) => k.did === oldDid)).toMatchObject({ retiredAt: expect.any(Date) });
     expect(keys.find((k) => k.did === rotated.did)).toMatchObject({

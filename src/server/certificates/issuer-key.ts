@@ -164,6 +164,22 @@ export async function rotateIssuerKey(ctx: KeyContext): Promise<IssuerKey> {
   return key;
 }
 
+/**
+ * The issuer key named by `did`: the active one, or a retired one unsealed from the database (a
+ * status list keeps being signed by the key of its certificates). Undefined when the database holds
+ * no secret for it (a backup restored without BACKUP_PASSPHRASE).
+ */
+export async function issuerKeyByDid(ctx: KeyContext, did: string): Promise<IssuerKey | undefined> {
+  const active = await issuerKey(ctx);
+  if (active.did === did) return active;
+  const [row] = await ctx.db.select().from(issuerKeys).where(eq(issuerKeys.did, did));
+  if (!row?.sealedSecret) return undefined;
+  return asIssuerKey({
+    publicKeyMultibase: row.publicKeyMultibase,
+    secretKeyMultibase: unseal(ctx.signingKey, row.did, row.sealedSecret),
+  });
+}
+
 /** Every issuer key the school has used, newest first (public parts only). */
 export function issuerKeyHistory(ctx: Pick<AppContext, 'db'>) {
   return ctx.db

@@ -11,7 +11,7 @@ import type { AppContext } from '../context';
 import { auditEvents, certificates, courses, credentialStatusLists, users } from '../db/schema';
 import { conflict, notFound, unprocessable } from '../errors';
 import { certificateCredential, signCredential, type Issuer } from './credential';
-import { issuerKey } from './issuer-key';
+import { issuerKey, issuerKeyByDid } from './issuer-key';
 import { STATUS_LIST_BITS, statusListCredential } from './status-list';
 
 export type CertificateContext = Pick<AppContext, 'db' | 'config' | 'signingKey' | 'clock'>;
@@ -35,15 +35,21 @@ async function issuer(ctx: CertificateContext): Promise<Issuer> {
   return { key: await issuerKey(ctx), name: ctx.config.productName, url: ctx.config.publicUrl };
 }
 
-/** The next free index of the newest status list, opening a new list when it is full. */
-async function allocateStatusIndex(ctx: CertificateContext): Promise<{ listId: number; index: number }> {
+/** The next free index of the issuer key's newest status list, opening a new list when it is full (or the key new). */
+async function allocateStatusIndex(
+  ctx: CertificateContext,
+  issuerDid: string,
+): Promise<{ listId: number; index: number }> {
   for (;;) {
     const [taken] = await ctx.db
       .update(credentialStatusLists)
       .set({ nextIndex: sql`${credentialStatusLists.nextIndex} + 1` })
       .where(
         and(
-          eq(credentialStatusLists.id, sql`(SELECT max(id) FROM credential_status_lists)`),
+          eq(
+            credentialStatusLists.id,
+            sql`(SELECT max(id) FROM credential_status_lists WHERE issuer_did = ${issuerDid})`,
+          ),
           sql`${credentialStatusLists.nextIndex} < ${credentialStatusLists.size}`,
         ),
       )
@@ -52,7 +58,7 @@ async function allocateStatusIndex(ctx: CertificateContext): Promise<{ listId: n
     const [newest] = await ctx.db.select({ id: max(credentialStatusLists.id) }).from(credentialStatusLists);
     await ctx.db
       .insert(credentialStatusLists)
-      .values({ id: (newest?.id ?? 0) + 1, size: STATUS_LIST_BITS, createdAt: ctx.clock.now() })
+      .values({ id: (newest?.id ?? 0) + 1, issuerDid, size: STATUS_LIST_BITS, createdAt: ctx.clock.now() })
       .onConflictDoNothing();
   }
 }
@@ -89,10 +95,10 @@ export async function issueCertificateOnCompletion(
   // The embedded database answers without I/O: a batch of completions would run on microtasks alone
   // and starve every socket. One turn of the event loop first lets them in.
   await new Promise((resolve) => setImmediate(resolve));
-  const { listId, index } = await allocateStatusIndex(ctx);
+  const school = await issuer(ctx);
+  const { listId, index } = await allocateStatusIndex(ctx, school.key.did);
   const id = crypto.randomUUID();
   const issuedAt = new Date(Math.floor(ctx.clock.now().getTime() / 1000) * 1000);
-  const school = await issuer(ctx);
   const signed = await signCredential(
     school.key,
     certificateCredential(school, {
@@ -289,7 +295,9 @@ export async function statusListDocument(ctx: CertificateContext, listId: number
     .from(certificates)
     .where(and(eq(certificates.statusListId, listId), isNotNull(certificates.revokedAt)))
     .orderBy(asc(certificates.statusIndex));
-  const school = await issuer(ctx);
+  // Signed by the key of its certificates; by the active one if that key's secret is not here.
+  const current = await issuer(ctx);
+  const school = { ...current, key: (await issuerKeyByDid(ctx, list.issuerDid)) ?? current.key };
   const stamp = `${school.key.did}:${revoked.map((r) => r.index).join(',')}`;
   let cache = signedLists.get(ctx);
   if (!cache) signedLists.set(ctx, (cache = new Map()));

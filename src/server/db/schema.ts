@@ -789,9 +789,14 @@ export const issuerKeys = pgTable('issuer_keys', {
   retiredAt: at('retired_at'),
 });
 
-/** A W3C Bitstring Status List: its bits are the revoked certificates whose index it gave out. */
+/**
+ * A W3C Bitstring Status List: its bits are the revoked certificates whose index it gave out. Each
+ * list is of one issuer key (a rotation opens a new list), and is signed by it: a verifier that
+ * wants the list's issuer to be the certificate's finds it so, old certificates included.
+ */
 export const credentialStatusLists = pgTable('credential_status_lists', {
   id: integer('id').primaryKey(),
+  issuerDid: text('issuer_did').notNull(),
   size: integer('size').notNull(),
   nextIndex: integer('next_index').notNull().default(0),
   createdAt: createdAt(),

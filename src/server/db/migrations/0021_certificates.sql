@@ -19,6 +19,7 @@ CREATE TABLE "certificates" (
 --> statement-breakpoint
 CREATE TABLE "credential_status_lists" (
 	"id" integer PRIMARY KEY NOT NULL,
+	"issuer_did" text NOT NULL,
 	"size" integer NOT NULL,
 	"next_index" integer DEFAULT 0 NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
