@@ -120,7 +120,7 @@ import {
   TraceRunsResponse,
   TraceUploadFields,
 } from './trace-runs';
-import type { RouteSpec, RouteTemplate } from './route-kit';
+import type { MisScopedRoutes, RouteSpec, RouteTemplate } from './route-kit';
 import {
   AdminCertificatesResponse,
   CertificateIdParam,
@@ -381,6 +381,7 @@ export const routes = {
   'POST /api/admin/video/upload': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { url: 'upload', courses: 'course' },
     body: VideoUploadBody,
     response: withVideo,
   },
@@ -399,12 +400,14 @@ export const routes = {
   'POST /api/admin/delete/video': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     body: DeleteVideoBody,
     response: MessageResponse,
   },
   'POST /api/admin/video/update': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video', course: 'course' },
     body: VideoUpdateBody,
     response: withVideo,
   },
@@ -413,6 +416,7 @@ export const routes = {
   'GET /api/admin/students': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { courseId: 'course' },
     query: StudentListQuery,
     response: StudentListResponse,
   },
@@ -486,6 +490,7 @@ export const routes = {
   'GET /api/admin/analytics/videos/:videoId': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: z.object({ videoId: z.string() }),
     query: AnalyticsFormatQuery,
     response: VideoAnalyticsResponse,
@@ -494,6 +499,7 @@ export const routes = {
   'GET /api/admin/analytics/courses/:courseId': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { courseId: 'course' },
     params: z.object({ courseId: z.string() }),
     query: CourseGridQuery,
     response: CourseAnalyticsResponse,
@@ -513,12 +519,14 @@ export const routes = {
   'GET /api/admin/videos/:videoId/captions': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: VideoIdParam,
     response: CaptionListResponse,
   },
   'POST /api/admin/videos/:videoId/captions': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: VideoIdParam,
     multipart: CaptionUploadFields,
     response: CaptionSavedResponse,
@@ -526,6 +534,7 @@ export const routes = {
   'DELETE /api/admin/videos/:videoId/captions/:language': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: CaptionParams,
     response: MessageResponse,
   },
@@ -534,6 +543,7 @@ export const routes = {
   'GET /api/admin/videos/:videoId/captions/speech-draft': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: VideoIdParam,
     query: SpeechDraftQuery,
     response: SpeechDraftResponse,
@@ -542,6 +552,7 @@ export const routes = {
   'POST /api/admin/videos/:videoId/captions/speech-draft/publish': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: VideoIdParam,
     body: SpeechDraftPublishBody,
     response: CaptionSavedResponse,
@@ -607,6 +618,7 @@ export const routes = {
   'POST /api/questions/:questionId/answers': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { questionId: 'question' },
     params: QuestionIdParam,
     body: AnswerBody,
     response: QuestionSavedResponse,
@@ -632,6 +644,7 @@ export const routes = {
   'POST /api/admin/questions/:questionId/status': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { questionId: 'question' },
     params: QuestionIdParam,
     body: QuestionStatusBody,
     response: QuestionSavedResponse,
@@ -639,6 +652,7 @@ export const routes = {
   'GET /api/admin/videos/:videoId/learning': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: VideoIdParam,
     response: VideoLearningCounts,
   },
@@ -667,6 +681,7 @@ export const routes = {
   'GET /api/admin/videos/:videoId/index': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: VideoIdParam,
     response: VideoIndexResponse,
   },
@@ -674,6 +689,7 @@ export const routes = {
   'POST /api/admin/videos/:videoId/index': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: VideoIdParam,
     response: MessageResponse,
     status: 202,
@@ -818,6 +834,7 @@ export const routes = {
   'DELETE /stream/videos/:id': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { id: 'video' },
     params: videoParam,
     response: MessageResponse,
   },
@@ -834,6 +851,10 @@ export const routes = {
     response: ReadinessResponse,
   },
 } as const satisfies Record<RouteTemplate, RouteSpec>;
+
+/** Checked when compiling: every 'courses' route that names an id declares its scope (route-kit.ts). */
+type MisScoped = `${MisScopedRoutes<typeof routes>}: declare its scope, over fields it reads`;
+export const everyIdScoped: [MisScoped] extends [never] ? true : MisScoped = true;
 
 export type Routes = typeof routes;
 export type RouteKey = keyof Routes;
