@@ -8,6 +8,12 @@ import { captionRoutes } from './captions/routes';
 import { CompletionWatch, type CourseCompletionSubscriber } from './checkpoints/completion';
 import { checkpointKeyHold, checkpointProgressGate } from './checkpoints/hold';
 import { checkpointRoutes } from './checkpoints/routes';
+import { issueCertificateOnCompletion } from './certificates/service';
+import {
+  certificateAdminRoutes,
+  certificatePublicRoutes,
+  certificateStudentRoutes,
+} from './certificates/routes';
 import { learningRoutes } from './learning/routes';
 import { playbackRoutes } from './playback/routes';
 import { searchRoutes } from './search/routes';
@@ -69,7 +75,7 @@ export interface AppOptions {
   checkResponses?: boolean;
   /** What `/readyz` checks, and the draining flag the shutdown raises (main.ts); else made from `ctx`. */
   readiness?: Readiness;
-  /** Called once when a student completes a course (certificates attach here). */
+  /** Called once when a student completes a course; by default the certificate is issued. */
   onCourseComplete?: readonly CourseCompletionSubscriber[];
   /** main.ts: `close` leaves idle connections to the caller (see forceCloseConnections below). */
   gracefulClose?: boolean;
@@ -126,7 +132,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   const deps = { ctx, auth, sessions, codes };
   // Checkpoints hold the key route and clip progress saves; a course becoming complete is detected
   // in one place (checkpoints/completion.ts) and goes to these subscribers.
-  const completion = new CompletionWatch(ctx, options.onCourseComplete ?? []);
+  const completion = new CompletionWatch(ctx, options.onCourseComplete ?? [issueCertificateOnCompletion]);
 
   await app.register(
     async (studentApi) => {
@@ -138,6 +144,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
         ...deps,
         gate: checkpointProgressGate(ctx, completion),
       });
+      await studentApi.register(certificateStudentRoutes, deps);
     },
     { prefix: '/api' },
   );
@@ -154,6 +161,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await adminApi.register(playbackHealthRoutes, deps);
       await adminApi.register(backupAdminRoutes, { ...deps, wakeJobs: options.wakeJobs });
       await adminApi.register(traceRunRoutes, { ...deps, wakeJobs: options.wakeJobs });
+      await adminApi.register(certificateAdminRoutes, deps);
     },
     { prefix: '/api/admin' },
   );
@@ -161,6 +169,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   // Outside the student API's gate: these answer admins at any hour, so each handler closes itself to
   // students (opening-gate.ts requireOpenTo); a student's access comes from the video's own rule.
   await app.register(captionRoutes, deps);
+  // Public at any hour: the verification page's data and the status list (no opening gate).
+  await app.register(certificatePublicRoutes, deps);
   await app.register(learningRoutes, { ...deps, wakeJobs: options.wakeJobs });
   await app.register(checkpointRoutes, { ...deps, completion });
   await app.register(playbackRoutes, deps);

@@ -222,6 +222,7 @@ export function seedBodies(pool: FuzzPool): Record<string, Record<string, unknow
       required: false,
     },
     'POST /api/checkpoints/:checkpointId/attempts': { answer: [0, 1] },
+    'POST /api/admin/certificates/:certificateId/revoke': { reason: 'Fuzz' },
   };
 }
 
