@@ -63,6 +63,10 @@ export const SERVER_LAYERS = [
       },
       { path: 'learning/', what: "students' notes and questions at a moment of a lecture, staff answers" },
       {
+        path: 'live/',
+        what: 'live classes: scheduling, stream keys, SRT ingest packaged live into the lecture, the recording',
+      },
+      {
         path: 'marks/',
         what: "forensic marks: the invisible A/B mark, a session's A/B sequence (the code), the session a marked playlist follows",
       },

@@ -6,6 +6,7 @@ import { analyticsRoutes } from './analytics/routes';
 import { backupAdminRoutes } from './backup/admin-routes';
 import { captionRoutes } from './captions/routes';
 import { learningRoutes } from './learning/routes';
+import { liveRoutes } from './live/routes';
 import { playbackRoutes } from './playback/routes';
 import { searchRoutes } from './search/routes';
 import { traceRunRoutes } from './forensic/trace-run-routes';
@@ -148,6 +149,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(captionRoutes, deps);
   await app.register(learningRoutes, { ...deps, wakeJobs: options.wakeJobs });
   await app.register(playbackRoutes, deps);
+  await app.register(liveRoutes, deps);
   await app.register(searchRoutes, deps);
   await app.register(thumbnailRoutes, { ctx, auth });
   await app.register(metricsRoutes, deps);

@@ -47,6 +47,17 @@ const backupSchedule = z.string().transform((value, ctx): BackupSchedule => {
   return { hour: Number(match[1]), minute: Number(match[2]) };
 });
 
+/** `FROM-TO`, two ports (the SRT listeners of live classes). */
+const portRange = z.string().transform((value, ctx): [number, number] => {
+  const match = /^(\d{1,5})-(\d{1,5})$/.exec(value);
+  const [from, to] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
+  if (!match || from < 1 || to > 65_535 || from > to) {
+    ctx.addIssue({ code: 'custom', message: 'expected two ports FROM-TO such as 9710-9799' });
+    return z.NEVER;
+  }
+  return [from, to];
+});
+
 /** An IP address or a CIDR block such as 10.0.0.0/8 or fd00::/8. */
 function isAddressOrCidr(value: string): boolean {
   const [address = '', bits, ...rest] = value.split('/');
@@ -194,6 +205,11 @@ const Env = z.object({
   METRICS_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   METRICS_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
+  LIVE_INGEST: z.enum(['on', 'off']).default('on'),
+  LIVE_SRT_PORTS: portRange.prefault('9710-9799'),
+  LIVE_INGEST_HOST: z.string().min(1).optional(),
+  LIVE_RTMP_URL: z.url({ protocol: /^rtmps?$/ }).optional(),
+  LIVE_RECONNECT_SECONDS: z.coerce.number().min(0.5).max(3600).default(60),
   BACKUP_SCHEDULE: backupSchedule.prefault('03:00'),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(14),
   BACKUP_TARGET: z
@@ -315,10 +331,25 @@ export interface Config {
   shutdownTimeoutSeconds: number;
   /** Prometheus metrics (docs/OPERATIONS.md): on when either way to reach them is set. */
   metrics: Readonly<MetricsConfig>;
+  /** Live classes (docs/LIVE.md). */
+  live: Readonly<LiveConfig>;
   backupSchedule: BackupSchedule;
   /** Backups kept on the target; older ones are pruned after each successful backup. */
   backupKeep: number;
   backup: Readonly<BackupConfig>;
+}
+
+export interface LiveConfig {
+  /** This node runs the SRT listeners of classes about to start and packages their streams (LIVE_INGEST). */
+  ingest: boolean;
+  /** The ports SRT listeners take, one per class not ended. */
+  srtPorts: [from: number, to: number];
+  /** The host name encoders reach (in the srt:// and rtmp:// addresses); the listeners bind to HOST. */
+  ingestHost: string;
+  /** The RTMP server address shown to staff (nginx with the rtmp module in front: docs/LIVE.md). */
+  rtmpUrl: string;
+  /** How long a dropped encoder may take to reconnect before the class's recording gets its end. */
+  reconnectSeconds: number;
 }
 
 export interface MetricsConfig {
@@ -365,6 +396,20 @@ export function loadConfig(
     tls: tlsConfig(e),
     publicUrl: e.PUBLIC_URL ?? defaultPublicUrl(e.HOST, e.PORT, Boolean(e.TLS_CERT)),
     backup: backupConfig(e),
+    live: liveConfig(e),
+  });
+}
+
+/** Live ingest: the encoders' host name is LIVE_INGEST_HOST, else PUBLIC_URL's, else HOST's. */
+function liveConfig(e: z.output<typeof Env>): Readonly<LiveConfig> {
+  const publicHost = new URL(e.PUBLIC_URL ?? defaultPublicUrl(e.HOST, e.PORT, false)).hostname;
+  const ingestHost = e.LIVE_INGEST_HOST ?? publicHost;
+  return Object.freeze({
+    ingest: e.LIVE_INGEST === 'on',
+    srtPorts: e.LIVE_SRT_PORTS,
+    ingestHost,
+    rtmpUrl: e.LIVE_RTMP_URL?.replace(/\/+$/, '') ?? `rtmp://${ingestHost}:1935/live`,
+    reconnectSeconds: e.LIVE_RECONNECT_SECONDS,
   });
 }
 
