@@ -9,6 +9,7 @@ import {
   traceRunRows,
 } from './matrix-rows-api';
 import { learningRows } from './matrix-rows-learning';
+import { liveRows } from './matrix-rows-live';
 import { deleteRows, playbackRows, uploadRows } from './matrix-rows-stream';
 import { routes, type RouteKey } from '../../src/contract/routes';
 import { FRESH_FACTOR_SECONDS } from '../../src/contract/constants';
@@ -26,6 +27,7 @@ const MATRIX: Row[] = [
   ...studentApiRows,
   ...adminApiRows,
   ...learningRows,
+  ...liveRows,
   ...traceRunRows,
   ...uploadRows,
   ...adminVideoRows,
@@ -79,6 +81,7 @@ const OPEN_TO_OTHER_INSTRUCTORS: RouteKey[] = [
   'GET /api/admin/students',
   'GET /api/admin/questions',
   'GET /api/admin/search',
+  'GET /api/admin/live-classes',
   'POST /stream/upload-chunk',
   'GET /stream/upload-status',
   'POST /stream/upload',

@@ -132,6 +132,8 @@ export interface MatrixState {
   trace?: { videoId: string; copy: Buffer; runId?: string };
   /** The student's note and question on lecture A1, and the admin's answer (matrix-rows-learning.ts). */
   learning?: { noteId?: string; questionId?: string; answerId?: string };
+  /** The live class the admin scheduled in course A, and its stream key (matrix-rows-live.ts). */
+  live?: { classId?: string; streamKey?: string };
 }
 
 export interface Case {

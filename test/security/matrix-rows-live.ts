@@ -1,0 +1,135 @@
+import { expect } from 'vitest';
+import { adminOnly, type MatrixState, type Row } from './matrix-kit';
+import type { Role } from './world';
+
+/**
+ * Live classes (issue 38, docs/LIVE.md): staff of course A schedule classes there (the admin's and
+ * the instructor's own), re-key and edit them; only staff see a stream key. Students of course A
+ * list its classes and download a class's .ics; a student of another course, a revoked one and an
+ * instructor of another course get 403.
+ */
+const AFTERNOON = '2026-03-02T10:00:00.000Z';
+
+const post = (path: string, json: unknown = {}) => ({ method: 'POST', path, json });
+const get = (path: string) => ({ method: 'GET', path });
+
+const live = (state: MatrixState) => (state.live ??= {});
+
+/** The class the admin scheduled first (the rows below use it). */
+const classOf = (state: MatrixState) => live(state).classId ?? '00000000-0000-4000-8000-000000000000';
+
+/** Who may see course A's classes as a viewer. */
+const courseViewers = {
+  anonymous: 401,
+  student: 200,
+  firstLogin: 403,
+  otherCourse: 403,
+  revoked: 403,
+  admin: 200,
+  instructorOfThisCourse: 200,
+  instructorOfAnotherCourse: 403,
+};
+
+const noKeyFor = (role: Role, text: string, state: MatrixState) => {
+  const key = live(state).streamKey;
+  if (key && !['admin', 'instructorOfThisCourse'].includes(role)) expect(text).not.toContain(key);
+};
+
+export const liveRows: Row[] = [
+  {
+    route: 'POST /api/admin/live-classes',
+    cases: [
+      {
+        request: (w) =>
+          post('/api/admin/live-classes', {
+            courseId: w.courseA,
+            title: 'Matrix live class',
+            startsAt: AFTERNOON,
+            minutes: 30,
+          }),
+        expect: adminOnly(201),
+        check: (reply, role, _w, state) => {
+          if (role !== 'admin') return;
+          live(state).classId = reply.json._id;
+          live(state).streamKey = reply.json.ingest.streamKey;
+        },
+      },
+    ],
+  },
+  {
+    route: 'GET /api/admin/live-classes',
+    cases: [
+      {
+        request: () => get('/api/admin/live-classes'),
+        expect: { ...adminOnly(), instructorOfAnotherCourse: 200 },
+        check: (reply, role, w) => {
+          if (reply.status !== 200) return;
+          const courses = (reply.json.classes as { courseId: string }[]).map((c) => c.courseId);
+          // Course A's class, to everyone who may see it; none to the instructor of course B.
+          expect([...new Set(courses)]).toEqual(role === 'instructorOfAnotherCourse' ? [] : [w.courseA]);
+        },
+      },
+    ],
+  },
+  {
+    route: 'PATCH /api/admin/live-classes/:classId',
+    cases: [
+      {
+        request: (_w, _r, state) => ({
+          method: 'PATCH',
+          path: `/api/admin/live-classes/${classOf(state)}`,
+          json: { description: 'Edited by the matrix' },
+        }),
+        expect: adminOnly(),
+      },
+    ],
+  },
+  {
+    route: 'POST /api/admin/live-classes/:classId/key',
+    cases: [
+      {
+        request: (_w, _r, state) => post(`/api/admin/live-classes/${classOf(state)}/key`),
+        expect: adminOnly(),
+        check: (reply, role, _w, state) => {
+          if (role === 'instructorOfThisCourse' && reply.status === 200)
+            live(state).streamKey = reply.json.ingest.streamKey;
+        },
+      },
+    ],
+  },
+  {
+    route: 'GET /api/courses/:courseId/live-classes',
+    cases: [
+      {
+        request: (w) => get(`/api/courses/${w.courseA}/live-classes`),
+        // A student route: staff get 403 at its guard.
+        expect: { ...courseViewers, admin: 403, instructorOfThisCourse: 403 },
+        check: (reply, role, _w, state) => noKeyFor(role, reply.text, state),
+      },
+    ],
+  },
+  {
+    route: 'GET /api/live-classes/:classId/calendar.ics',
+    cases: [
+      {
+        request: (_w, _r, state) => get(`/api/live-classes/${classOf(state)}/calendar.ics`),
+        expect: courseViewers,
+        check: (reply, role, _w, state) => {
+          noKeyFor(role, reply.text, state);
+          if (reply.status === 200) expect(reply.text).toContain(`UID:live-class-${classOf(state)}@`);
+        },
+      },
+    ],
+  },
+  {
+    route: 'DELETE /api/admin/live-classes/:classId',
+    cases: [
+      {
+        // The admin deletes it first; both instructors then find it gone (PATCH and key above refuse
+        // the instructor of another course with 403 while it exists).
+        request: (_w, _r, state) => ({ method: 'DELETE', path: `/api/admin/live-classes/${classOf(state)}` }),
+        expect: { ...adminOnly(200), instructorOfThisCourse: 404, instructorOfAnotherCourse: 404 },
+      },
+    ],
+  },
+];
