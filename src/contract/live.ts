@@ -14,7 +14,10 @@ export type LiveClassStatus = z.infer<typeof LiveClassStatus>;
 const uuid = z.uuid({ message: 'expected a course id' });
 const title = z.string().trim().min(1, 'A class needs a title.').max(LIVE_TITLE_MAX);
 const description = z.string().trim().max(LIVE_DESCRIPTION_MAX);
-const startsAt = z.iso.datetime({ offset: true, message: 'expected a start time such as 2026-12-01T10:30:00Z' });
+const startsAt = z.iso.datetime({
+  offset: true,
+  message: 'expected a start time such as 2026-12-01T10:30:00Z',
+});
 const minutes = z.coerce
   .number()
   .int()
@@ -33,7 +36,10 @@ export type LiveClassCreateBody = z.infer<typeof LiveClassCreateBody>;
 export const LiveClassUpdateBody = z
   .object({ title, description, startsAt, minutes })
   .partial()
-  .refine((body) => Object.keys(body).length > 0, 'Say what to change: title, description, startsAt or minutes.');
+  .refine(
+    (body) => Object.keys(body).length > 0,
+    'Say what to change: title, description, startsAt or minutes.',
+  );
 export type LiveClassUpdateBody = z.infer<typeof LiveClassUpdateBody>;
 
 export const LiveClassIdParam = z.object({ classId: z.string() });

@@ -44,6 +44,10 @@ import { backupCommand, printBackupSummary, progressPrinter } from './backup/cli
 import { existingSigningKey } from './signing-key';
 import { rewrapStoredSecrets, wrapStoredSecrets } from './videos/video-secrets';
 import { plural } from '../contract/plural';
+import { LiveClassCreateBody } from '../contract/live';
+import { createLiveClass } from './live/classes';
+import { ingestOf } from './live/presenter';
+import { openStreamKey } from './live/stream-keys';
 
 /** Every option a command may take; each command reads its own. */
 export const CLI_OPTIONS = {
@@ -66,6 +70,11 @@ export const CLI_OPTIONS = {
   video: { type: 'string' },
   origin: { type: 'string' },
   courses: { type: 'string' },
+  course: { type: 'string' },
+  title: { type: 'string' },
+  description: { type: 'string' },
+  starts: { type: 'string' },
+  minutes: { type: 'string' },
 } as const;
 
 type CliValues = ReturnType<
@@ -283,6 +292,35 @@ export const COMMANDS: readonly Command[] = [
         `The set-up link could not be mailed to ${user.email}: check the mail settings, then run mfa:reset again.`,
       );
       return 1;
+    },
+  },
+  {
+    name: 'live:create',
+    help: 'Schedule a live class and print its ingest (SRT address, RTMP server, stream key): --course ID --title T --starts ISO --minutes N [--description D] [--username ADMIN]',
+    needs: 'runtime',
+    async run({ ctx, values }) {
+      const input = parseInput(LiveClassCreateBody, {
+        courseId: values.course,
+        title: values.title,
+        description: values.description ?? '',
+        startsAt: values.starts,
+        minutes: values.minutes,
+      });
+      // Scheduled as the admin (the first one unless --username names another), for the audit log.
+      const name = values.username ?? ctx.config.adminUsername;
+      const actor = await findUserByLogin(ctx.db, name);
+      if (!actor || actor.role !== 'admin')
+        throw new HttpError(404, `No admin is named ${name}: pass --username.`);
+      const row = await createLiveClass(ctx, actor.id, input);
+      const ingest = ingestOf(ctx.config.live, row, openStreamKey(ctx.signingKey, row.id, row.streamKey));
+      // One a line, for scripts: the SRT address (its passphrase is the key), the RTMP server, the key.
+      console.log(ingest.srtUrl);
+      console.log(ingest.rtmpUrl);
+      console.log(ingest.streamKey);
+      console.error(
+        `Scheduled "${row.title}" (class ${row.id}, lecture ${row.videoId}) at ${row.startsAt.toISOString()} for ${plural(row.minutes, 'minute')}.`,
+      );
+      return 0;
     },
   },
   {

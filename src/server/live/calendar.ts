@@ -15,7 +15,11 @@ export interface CalendarEvent {
   method?: 'PUBLISH' | 'REQUEST' | 'CANCEL';
 }
 
-const stamp = (at: Date) => at.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+const stamp = (at: Date) =>
+  at
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 
 /** TEXT values escape backslash, semicolon, comma and line breaks. */
 const text = (value: string) =>
@@ -55,7 +59,9 @@ export function classCalendar({ row, url, productName, host, method = 'PUBLISH' 
     `DTSTART:${stamp(row.startsAt)}`,
     `DTEND:${stamp(classEnd(row))}`,
     `SUMMARY:${text(row.title)}`,
-    ...(row.description ? [`DESCRIPTION:${text(`${row.description}\n\n${url}`)}`] : [`DESCRIPTION:${text(url)}`]),
+    ...(row.description
+      ? [`DESCRIPTION:${text(`${row.description}\n\n${url}`)}`]
+      : [`DESCRIPTION:${text(url)}`]),
     `URL:${url}`,
     `STATUS:${method === 'CANCEL' ? 'CANCELLED' : 'CONFIRMED'}`,
     'END:VEVENT',

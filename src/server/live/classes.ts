@@ -1,10 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
-import {
-  liveMessages,
-  type LiveClassCreateBody,
-  type LiveClassUpdateBody,
-} from '../../contract/live';
+import { liveMessages, type LiveClassCreateBody, type LiveClassUpdateBody } from '../../contract/live';
 import { openingState, type OpenHours } from '../../contract/opening-hours';
 import { changingCourseVideos } from '../analytics/course-stats';
 import type { AppContext } from '../context';
@@ -221,6 +217,7 @@ export async function deleteLiveClass(ctx: AppContext, actorId: string, row: Liv
       .select({ renditions: videos.renditions })
       .from(videos)
       .where(eq(videos.id, row.videoId));
-    if (video && video.renditions.length === 0) await deleteVideo(ctx.db, actorId, row.videoId, ctx.clock.now());
+    if (video && video.renditions.length === 0)
+      await deleteVideo(ctx.db, actorId, row.videoId, ctx.clock.now());
   }
 }

@@ -7,7 +7,7 @@ import { liveClasses, videos } from '../db/schema';
 import { inputArgs, type MediaTools } from '../media/ffmpeg';
 import { describeSegment, INFO_FILE, PLAYLIST, type RenditionInfo } from '../media/packaging/hls';
 import { keyUriOf, periodAt, videoKeysFor, type KeysFor } from '../media/packaging/segment-keys';
-import { mediaKeys, renditionName, type MediaStore } from '../media/store';
+import { mediaKeys, readText, renditionName, type MediaStore } from '../media/store';
 import { classEnd } from './classes';
 import type { LiveClassRow } from './presenter';
 import { openStreamKey } from './stream-keys';
@@ -56,6 +56,28 @@ export function segmentsOf(playlist: string): { file: string; duration: number }
     const inf = /^#EXTINF:([\d.]+)/.exec(line);
     if (inf) duration = Number(inf[1]);
     else if (line && !line.startsWith('#')) out.push({ file: line.trim(), duration });
+  }
+  return out;
+}
+
+/** The segments of a live playlist this module wrote (livePlaylist), read back. */
+export function publishedOf(playlist: string): PublishedSegment[] {
+  const out: PublishedSegment[] = [];
+  let start = 0;
+  let programDate = new Date(0);
+  let discontinuity = false;
+  let duration = 0;
+  for (const line of playlist.split('\n')) {
+    if (line === '#EXT-X-DISCONTINUITY') discontinuity = true;
+    const pdt = /^#EXT-X-PROGRAM-DATE-TIME:(.+)$/.exec(line);
+    if (pdt) programDate = new Date(pdt[1]!);
+    const inf = /^#EXTINF:([\d.]+)/.exec(line);
+    if (inf) duration = Number(inf[1]);
+    if (line && !line.startsWith('#')) {
+      out.push({ file: line.trim(), duration, start, programDate, discontinuity });
+      start += duration;
+      discontinuity = false;
+    }
   }
   return out;
 }
@@ -132,6 +154,35 @@ class ClassIngest {
     this.store = ctx.media.of(storeKind);
   }
 
+  /**
+   * A class already live when this node took it (a restart mid-class): its published playlists and
+   * rung descriptions are read back, so the recording continues after a discontinuity instead of
+   * starting over.
+   */
+  async resume(): Promise<void> {
+    if (this.row.status !== 'live') return;
+    const [video] = await this.ctx.db
+      .select({ renditions: videos.renditions })
+      .from(videos)
+      .where(eq(videos.id, this.row.videoId));
+    const heights = [...(video?.renditions ?? [])].sort((a, b) => b - a);
+    for (const [i, height] of heights.slice(0, 2).entries()) {
+      const rung = i === 0 ? this.rungs.top : this.rungs.low;
+      const file = (name: string) => mediaKeys.videoFile(this.row.videoId, renditionName(height), name);
+      const info = await readText(this.store, file(INFO_FILE));
+      const playlist = await readText(this.store, file(PLAYLIST));
+      if (!info || !playlist) continue;
+      rung.info = JSON.parse(info) as RenditionInfo;
+      rung.published.push(...publishedOf(playlist));
+      rung.seconds = rung.published.reduce((sum, s) => sum + s.duration, 0);
+    }
+    // The encoder lost this node with it: the reconnect grace runs from now.
+    if (this.rungs.top.published.length) {
+      this.lastSegmentAt = performance.now();
+      this.droppedAt = performance.now();
+    }
+  }
+
   private dir(rung: RungName, attempt = this.attempt) {
     return this.ctx.media.scratch.path(path.join(`live-${this.row.id}`, `a${attempt}`, rung));
   }
@@ -180,7 +231,10 @@ class ClassIngest {
       .ffmpeg(args, { signal: this.listener.signal })
       .catch((error: unknown) => {
         if (!this.listener?.signal.aborted)
-          this.ctx.logger.warn({ classId: this.row.id, error: String(error) }, 'live ingest: the listener stopped');
+          this.ctx.logger.warn(
+            { classId: this.row.id, error: String(error) },
+            'live ingest: the listener stopped',
+          );
       })
       .finally(() => {
         this.listenerDone = true;
@@ -305,7 +359,8 @@ class ClassIngest {
     await this.publish();
     const timeUp = this.ctx.clock.now().getTime() >= classEnd(this.row).getTime();
     if (this.listenerDone && !timeUp) {
-      if (this.lastSegmentAt !== undefined && this.droppedAt === undefined) this.droppedAt = performance.now();
+      if (this.lastSegmentAt !== undefined && this.droppedAt === undefined)
+        this.droppedAt = performance.now();
       await this.listen();
     }
     const graceOver =
@@ -367,7 +422,9 @@ export class LiveIngest {
   start(): void {
     this.timer ??= setInterval(() => {
       this.ticking ??= this.tick()
-        .catch((error: unknown) => this.ctx.logger.error({ error: String(error) }, 'live ingest: a step failed'))
+        .catch((error: unknown) =>
+          this.ctx.logger.error({ error: String(error) }, 'live ingest: a step failed'),
+        )
         .finally(() => {
           this.ticking = undefined;
         });
@@ -400,6 +457,7 @@ export class LiveIngest {
       }
       const ingest = new ClassIngest(this.ctx, this.tools, row, store);
       this.classes.set(row.id, ingest);
+      await ingest.resume();
       await ingest.listen();
     }
     const dueIds = new Set(due.map((d) => d.row.id));

@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { COMMANDS } from '../cli-commands';
 import { eq } from 'drizzle-orm';
 import { liveMessages } from '../../contract/live';
-import { liveClasses } from '../db/schema';
+import { liveClasses, users } from '../db/schema';
 import { testEngines } from '../../../test/support/databases';
 import { createCourseVia, enrolVia, UNKNOWN } from '../../../test/support/course-fixtures';
 import { suiteAdmin, suiteServer } from '../../../test/support/test-server';
@@ -29,7 +30,12 @@ describe.each(testEngines())('live classes (%s)', (engine) => {
   it('schedules a class with its own key and ingest addresses, shown to staff only', async () => {
     const course = await createCourseVia(admin);
     const live = await scheduled(course._id);
-    expect(live).toMatchObject({ courseId: course._id, status: 'scheduled', minutes: 60, startsAt: AFTERNOON });
+    expect(live).toMatchObject({
+      courseId: course._id,
+      status: 'scheduled',
+      minutes: 60,
+      startsAt: AFTERNOON,
+    });
     const { srtUrl, rtmpUrl, streamKey } = live.ingest;
     expect(streamKey).toMatch(/^[0-9a-f]{32}$/);
     expect(srtUrl).toMatch(
@@ -138,7 +144,11 @@ describe.each(testEngines())('live classes (%s)', (engine) => {
       json: { title: 'Closures, moved', startsAt: '2026-03-03T05:00:00Z', minutes: 45 },
     });
     expect(moved.status).toBe(200);
-    expect(moved.body).toMatchObject({ title: 'Closures, moved', startsAt: '2026-03-03T05:00:00.000Z', minutes: 45 });
+    expect(moved.body).toMatchObject({
+      title: 'Closures, moved',
+      startsAt: '2026-03-03T05:00:00.000Z',
+      minutes: 45,
+    });
     const outside = await admin.request('PATCH', `/api/admin/live-classes/${live._id}`, {
       json: { startsAt: '2026-03-03T20:00:00Z' },
     });
@@ -149,6 +159,40 @@ describe.each(testEngines())('live classes (%s)', (engine) => {
     expect(gone.body.message).toBe(liveMessages.deleted);
     const videos = await admin.get('/api/admin/getvideolist');
     expect(JSON.stringify(videos.body)).not.toContain(live.videoId);
+  });
+
+  it('live:create prints the SRT address, the RTMP server and the stream key, one per line', async () => {
+    const course = await createCourseVia(admin);
+    const command = COMMANDS.find((c) => c.name === 'live:create')!;
+    if (command.needs !== 'runtime') throw new Error('live:create needs the runtime');
+    const [me] = await server.ctx.db
+      .select({ username: users.username })
+      .from(users)
+      .where(eq(users.id, admin.id));
+    const username = me!.username;
+    const lines: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
+    const err = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const code = await command.run({
+        ctx: server.ctx,
+        positionals: [],
+        values: { course: course._id, title: 'From the shell', starts: AFTERNOON, minutes: '45', username },
+      });
+      expect(code).toBe(0);
+    } finally {
+      log.mockRestore();
+      err.mockRestore();
+    }
+    expect(lines).toHaveLength(3);
+    const [srt, rtmp, key] = lines as [string, string, string];
+    expect(key).toMatch(/^[0-9a-f]{32}$/);
+    expect(srt).toMatch(/^srt:\/\/live\.school\.test:\d+\?streamid=[0-9a-f-]{36}&passphrase=[0-9a-f]{32}$/);
+    expect(srt.endsWith(`passphrase=${key}`)).toBe(true);
+    expect(rtmp).toBe('rtmp://live.school.test:1935/live');
+    const list = await admin.get('/api/admin/live-classes');
+    const listed = list.body.classes.find((c: { title: string }) => c.title === 'From the shell');
+    expect(listed).toMatchObject({ courseId: course._id, minutes: 45, ingest: { streamKey: key } });
   });
 
   it("keeps an instructor to their own courses' classes", async () => {

@@ -23,7 +23,18 @@ function publish(srtUrl: string, seconds: number): Promise<number> {
       ...['-hide_banner', '-loglevel', 'error', '-re'],
       ...['-f', 'lavfi', '-i', 'testsrc2=size=640x480:rate=15'],
       ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100'],
-      ...['-t', String(seconds), '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '30', '-pix_fmt', 'yuv420p'],
+      ...[
+        '-t',
+        String(seconds),
+        '-c:v',
+        'libx264',
+        '-preset',
+        'ultrafast',
+        '-g',
+        '30',
+        '-pix_fmt',
+        'yuv420p',
+      ],
       ...['-c:a', 'aac', '-b:a', '64k', '-f', 'mpegts', srtUrl],
     ],
     { stdio: 'ignore' },
@@ -31,7 +42,11 @@ function publish(srtUrl: string, seconds: number): Promise<number> {
   return new Promise((resolve) => child.on('close', (code) => resolve(code ?? -1)));
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false>,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -31,10 +31,20 @@ export const liveRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx, a
     presentAdminClass(ctx.config.live, ctx.signingKey, row);
 
   /** Students: the course must be open to them (enrolled, not expired or revoked); staff: theirs. */
-  async function requireCourseView(user: SessionUser, teaches: readonly string[] | undefined, courseId: string) {
+  async function requireCourseView(
+    user: SessionUser,
+    teaches: readonly string[] | undefined,
+    courseId: string,
+  ) {
     requireOpenTo(user, ctx.clock.now(), ctx.config);
     if (user.role === 'student') {
-      const verdict = await courseAccessOf(ctx.db, user.id, courseId, ctx.clock.now(), ctx.config.openTimeZone);
+      const verdict = await courseAccessOf(
+        ctx.db,
+        user.id,
+        courseId,
+        ctx.clock.now(),
+        ctx.config.openTimeZone,
+      );
       if (!verdict.canWatch) throw forbidden(mediaMessages.noCourseAccess);
       return;
     }
