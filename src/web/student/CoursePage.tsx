@@ -13,6 +13,7 @@ import { StudentTrail } from '../ui/StudentTrail';
 import classes from './Course.module.css';
 import { SearchBox } from '../search/SearchBox';
 import { hitFromParam, startFromParam } from '../search/snippet';
+import { LiveClasses } from './LiveClasses';
 import { PlayNextCard } from './PlayNextCard';
 import { Playlist } from './Playlist';
 import { resumePosition } from './use-watch-progress';
@@ -166,6 +167,7 @@ export default function CoursePage() {
     <Stack gap="md">
       <StudentTrail here={courseName ?? 'Course'} lineClamp={1} />
       <SearchBox courseId={courseId} />
+      <LiveClasses courseId={courseId} onWatch={select} />
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: showPlaylist ? 8 : 12 }}>{main}</Grid.Col>
         {showPlaylist && (
