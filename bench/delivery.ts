@@ -17,7 +17,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { nginxLinkSecret, nodeSegmentUrls } from '../src/server/media/delivery/segment-urls';
 import { playbackTokens } from '../src/server/media/delivery/tokens';
-import { mediaKeys } from '../src/server/media/store';
+import { mediaKeys } from '../src/server/storage';
 import { MediaTestServer, uploadVideo } from '../test/support/media-kit';
 import { startNginx } from '../test/support/nginx';
 import { startServerProcess } from '../test/support/processes';

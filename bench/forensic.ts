@@ -37,7 +37,7 @@ import {
 } from '../src/server/forensic/detector';
 import { decodeLuma } from '../src/server/forensic/luma';
 import { MARK_AMPLITUDE, MARK_SEGMENT_SECONDS, patternFrames, type Variant } from '../src/server/marks/mark';
-import { createMediaTools } from '../src/server/media/ffmpeg';
+import { createMediaTools } from '../src/server/storage/ffmpeg';
 import {
   audioPlanFor,
   ladderFor,

@@ -10,11 +10,11 @@ import { createAdmin } from '../src/server/accounts/users';
 import type { Config } from '../src/server/config';
 import { courses, enrollments, users, videos } from '../src/server/db/schema';
 import { enqueueJob } from '../src/server/jobs/queue';
-import { jobHandlers } from '../src/server/jobs/registry';
+import { jobHandlers } from '../src/server/wiring/job-registry';
 import { JobRunner } from '../src/server/jobs/runner';
-import { createMediaTools } from '../src/server/media/ffmpeg';
+import { createMediaTools } from '../src/server/storage/ffmpeg';
 import { PACKAGE_PRIORITY } from '../src/server/media/job-types';
-import { mediaKeys } from '../src/server/media/store';
+import { mediaKeys } from '../src/server/storage';
 import { openRuntime } from '../src/server/runtime';
 import { BENCH_SCHOOL, generateSchool, type SchoolSize } from './school';
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { nginxLinkSecret } from '../src/server/media/delivery/segment-urls';
-import { setBucketCors } from '../src/server/media/store/bucket-cors';
+import { setBucketCors } from '../src/server/storage/bucket-cors';
 import { startNginx } from '../test/support/nginx';
 import { createTestBucket, type TestBucket } from '../test/support/stores';
 import type { Lectern } from './lectern';

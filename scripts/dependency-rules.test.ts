@@ -74,17 +74,18 @@ const layered = {
   'src/server/courses/service.ts': "import { id } from '../db/ids';\nexport const course = id;\n",
   // Upward: the core importing a domain, once as a value and once as a type only.
   'src/server/db/ids.ts': "import { grant } from '../videos/access';\nexport const id = grant;\n",
-  'src/server/config.ts':
-    "import type { Course } from './courses/course';\nexport type Config = { first?: Course };\n",
-  // The job registry is wiring though it sits in jobs/ (platform): it may import a domain, and
-  // the runner beside it may not import it.
-  'src/server/jobs/registry.ts':
+  'src/server/config/index.ts':
+    "import type { Course } from '../courses/course';\nexport type Config = { first?: Course };\n",
+  // The job registry is wiring: it may import a domain, and the runner in jobs/ (platform) may
+  // not import it.
+  'src/server/wiring/job-registry.ts':
     "import { grant } from '../videos/access';\nexport const handlers = [grant];\n",
-  'src/server/jobs/runner.ts': "import { handlers } from './registry';\nexport const run = () => handlers;\n",
+  'src/server/jobs/runner.ts':
+    "import { handlers } from '../wiring/job-registry';\nexport const run = () => handlers;\n",
   // A file cycle inside one folder.
-  'src/server/media/store/local-store.ts':
+  'src/server/storage/local-store.ts':
     "import { upload } from './local-uploads';\nexport const store = upload;\n",
-  'src/server/media/store/local-uploads.ts':
+  'src/server/storage/local-uploads.ts':
     "import { store } from './local-store';\nexport const upload = () => store;\n",
 };
 
@@ -95,7 +96,7 @@ afterEach(async () => {
 
 describe('npm run lint:deps', () => {
   it(
-    'fails on upward imports (a type-only one, one into a wiring file in a platform folder) and on a file cycle',
+    'fails on upward imports (a type-only one, one from platform up into wiring) and on a file cycle',
     { timeout: 60_000 },
     async () => {
       const dir = await scratchTree(layered);
@@ -106,12 +107,12 @@ describe('npm run lint:deps', () => {
         'server-core-below-domains: src/server/db/ids.ts → src/server/videos/access.ts',
       );
       expect(output).toContain(
-        'server-core-below-domains: src/server/config.ts → src/server/courses/course.ts',
+        'server-core-below-domains: src/server/config/index.ts → src/server/courses/course.ts',
       );
       expect(output).toContain(
-        'server-platform-below-wiring: src/server/jobs/runner.ts → src/server/jobs/registry.ts',
+        'server-platform-below-wiring: src/server/jobs/runner.ts → src/server/wiring/job-registry.ts',
       );
-      expect(output).toMatch(/no-circular: src\/server\/media\/store\/local-(store|uploads)\.ts/);
+      expect(output).toMatch(/no-circular: src\/server\/storage\/local-(store|uploads)\.ts/);
       expect(output).toContain('4 dependency violations');
     },
   );

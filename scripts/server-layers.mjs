@@ -3,7 +3,7 @@
  * and `npm run graph` into docs/ARCHITECTURE.md's folder graph and table.
  *
  * A module below src/server/ may import src/contract, its own layer and the layers below, never
- * one above. A part is a folder (`db/`), a file (`media/ffmpeg.ts`) or a list of them; a module
+ * one above. A part is a folder (`db/`), a file (`clock.ts`) or a list of them; a module
  * belongs to the narrowest part that holds it (a file before a folder, a deeper folder before
  * its parent), so a wiring file may still sit in a platform folder. A folder no part names is a
  * domain, a file directly in src/server/ no part names is wiring.
@@ -17,9 +17,10 @@ export const SERVER_LAYERS = [
         what: 'Drizzle schema, the client (PGlite or PostgreSQL), migrations and their checks, ids',
       },
       { path: 'mail/', what: 'the mailer: SMTP, or .eml files in the outbox' },
+      { path: 'config/', what: 'settings: every environment variable parsed once into Config' },
       {
-        path: ['config.ts', 'clock.ts', 'errors.ts', 'signing-key.ts'],
-        what: 'settings parsed once, the clock, HTTP errors, the HMAC key',
+        path: ['clock.ts', 'errors.ts', 'signing-key.ts'],
+        what: 'the clock, HTTP errors, the HMAC key',
       },
     ],
   },
@@ -42,10 +43,9 @@ export const SERVER_LAYERS = [
     name: 'storage',
     parts: [
       {
-        path: 'media/store/',
-        what: 'the media stores (a local folder, an S3 bucket), uploads into them, scratch files',
+        path: 'storage/',
+        what: 'the media stores (a local folder, an S3 bucket), uploads into them, scratch files, the bucket CORS; ffmpeg and ffprobe',
       },
-      { path: 'media/ffmpeg.ts', what: 'ffmpeg and ffprobe' },
     ],
   },
   {
@@ -102,12 +102,13 @@ export const SERVER_LAYERS = [
           'runtime.ts',
           'demo-seed.ts',
           'first-screen.ts',
+          'cli/',
         ],
-        what: 'builds the app and the context, starts the process, the command line, demo content',
+        what: 'builds the app and the context, starts the process, the command line (its commands by subject in cli/), demo content',
       },
       {
-        path: ['jobs/registry.ts', 'health/registry.ts', 'health/doctor.ts'],
-        what: "the job and health registries and the doctor: they name every domain's handlers and checks (in platform folders until they move up)",
+        path: 'wiring/',
+        what: "the job and health registries and the doctor: they name every domain's handlers and checks",
       },
     ],
   },

@@ -9,7 +9,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { addFile } from '../../scripts/test-timings.mjs';
 import { nginxLinkSecret } from '../../src/server/media/delivery/segment-urls';
-import { setBucketCors } from '../../src/server/media/store/bucket-cors';
+import { setBucketCors } from '../../src/server/storage/bucket-cors';
 import { TestClient } from '../../test/support/http-client';
 import { setupLinkToken } from '../../test/support/setup-link';
 import { startNginx } from '../../test/support/nginx';

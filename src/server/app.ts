@@ -20,7 +20,7 @@ import type { AppContext } from './context';
 import { courseAdminRoutes } from './courses/admin-routes';
 import { courseStudentRoutes } from './courses/student-routes';
 import type { Readiness } from './health/readiness';
-import { createReadiness } from './health/registry';
+import { createReadiness } from './wiring/health-registry';
 import { healthRoutes } from './health/routes';
 import { createAuth } from './http/auth';
 import { adminSignInRoutes } from './mfa/admin-routes';

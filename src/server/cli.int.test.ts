@@ -9,8 +9,12 @@ import { asc, like } from 'drizzle-orm';
 import { TestClient } from '../../test/support/http-client';
 import { openDatabase } from './db/client';
 import { auditEvents, courses } from './db/schema';
+import { bucketCorsOrigins } from './storage/bucket-cors';
+import { describeWhenReady } from '../../test/support/preconditions';
 import { runCli, startServerProcess } from '../../test/support/processes';
+import { createTestBucket, testStores, type TestBucket } from '../../test/support/stores';
 import { TestSmtpServer } from '../../test/support/smtp';
+import { seedMigratedPglite } from '../../test/support/school-image';
 import { setupLinkToken } from '../../test/support/setup-link';
 
 /**
@@ -27,6 +31,8 @@ describe('admin command line (embedded database)', CLI_PROCESS_TIMEOUT, () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'lectern-cli-'));
+    // The commands are the subject, not a first start: the school's database is already migrated.
+    await seedMigratedPglite(dataDir);
     smtp = await new TestSmtpServer().start();
     env = { DATA_DIR: dataDir, SMTP_URL: smtp.url, SEED_DEMO: 'false', OPEN_HOURS: 'always' };
   });
@@ -216,6 +222,57 @@ describe('admin command line (embedded database)', CLI_PROCESS_TIMEOUT, () => {
     expect(after.code).toBe(0);
   });
 });
+
+describeWhenReady(
+  'media:cors beside a running server (embedded database)',
+  testStores().includes('s3') ? undefined : 'S3_ENDPOINT is not set (start ../shared/tools/s3-server)',
+  () => {
+    const SITE = 'https://lectern.school.test';
+    let dataDir: string;
+    let bucket: TestBucket;
+    let env: Record<string, string>;
+    beforeAll(async () => {
+      dataDir = await mkdtemp(path.join(tmpdir(), 'lectern-cors-'));
+      bucket = await createTestBucket();
+      env = {
+        ...bucket.env,
+        DATA_DIR: dataDir,
+        SEED_DEMO: 'false',
+        OPEN_HOURS: 'always',
+        PUBLIC_URL: SITE,
+        SEGMENT_DELIVERY: 's3',
+      };
+    }, 60_000);
+    afterAll(async () => {
+      await bucket?.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    });
+
+    it(
+      "sets the bucket's CORS to PUBLIC_URL while the server holds the database, or to the --origin given",
+      CLI_PROCESS_TIMEOUT,
+      async () => {
+        const server = await startServerProcess(env);
+        try {
+          const defaulted = await runCli(['media:cors'], env);
+          expect(defaulted.stderr).toBe('');
+          expect(defaulted.code).toBe(0);
+          expect(defaulted.stdout).toContain(`GET and HEAD allowed from ${SITE}.`);
+          expect(await bucketCorsOrigins(bucket.client, bucket.name)).toEqual([SITE]);
+
+          const named = await runCli(['media:cors', '--origin', 'https://a.test,https://b.test:8443'], env);
+          expect(named.code).toBe(0);
+          expect(await bucketCorsOrigins(bucket.client, bucket.name)).toEqual([
+            'https://a.test',
+            'https://b.test:8443',
+          ]);
+        } finally {
+          expect(await server.stop()).toBe(0);
+        }
+      },
+    );
+  },
+);
 
 describe('npm run cli on a checkout that was never built', CLI_PROCESS_TIMEOUT, () => {
   const run = promisify(execFile);

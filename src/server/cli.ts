@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { BackupError } from './backup';
-import { CLI_OPTIONS, COMMANDS, USAGE } from './cli-commands';
+import { CLI_OPTIONS } from './cli/command';
+import { COMMANDS, USAGE } from './cli-commands';
 import { ConfigError, loadConfig } from './config';
 import { DatabaseInUseError } from './db/embedded-lock';
 import { SchemaTooNewError } from './db/migration-state';

@@ -9,7 +9,7 @@ import type { RateCounter } from './rate-limit/rate-counter';
 /**
  * Everything a service needs from the outside world; built once in main.ts (or by a test harness).
  * `media`, where media lives (the local folder, and the S3 bucket when one is configured), is added by
- * the storage layer above (media/store/index.ts), so this platform type names nothing above it.
+ * the storage layer above (storage/index.ts), so this platform type names nothing above it.
  */
 export interface AppContext {
   config: Readonly<Config>;

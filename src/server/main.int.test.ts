@@ -6,7 +6,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase, testEngines } from '../../test/support/databases';
 import { TestClient } from '../../test/support/http-client';
-import { freePort, startServerProcess } from '../../test/support/processes';
+import { freePort, serverCommand, startServerProcess } from '../../test/support/processes';
+import { seedMigratedPglite } from '../../test/support/school-image';
 import { s3Env } from '../../test/support/stores';
 import { suiteTempDirs } from '../../test/support/temp-dirs';
 
@@ -22,15 +23,18 @@ interface Started {
 
 /**
  * Starts the server as `npm start` would, on a terminal (`script` gives it a pseudo-terminal) or
- * with stdout piped, and resolves once it printed `ready`; the process is killed afterwards.
+ * with stdout piped, and resolves once it printed `ready`; the process is killed afterwards. Its
+ * DATA_DIR holds only the migrated embedded database: what a first start prints (the generated
+ * password, the demo sign-ins) comes after the migrations, which the first test covers.
  */
 async function startUntil(
   ready: RegExp,
   env: Record<string, string>,
   { tty }: { tty: boolean },
 ): Promise<Started> {
+  if (env.DATA_DIR) await seedMigratedPglite(env.DATA_DIR);
   const port = await freePort();
-  const command = `${process.execPath} --import tsx src/server/main.ts`;
+  const command = [process.execPath, ...serverCommand('main')].join(' ');
   const [file, args] = tty
     ? ['script', ['-qfec', command, '/dev/null']]
     : [process.execPath, command.split(' ').slice(1)];

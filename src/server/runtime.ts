@@ -8,7 +8,7 @@ import type { Config } from './config';
 import type { AppContext } from './context';
 import { openDatabase } from './db/client';
 import { createMailer, type Mailer } from './mail/mailer';
-import { checkMediaStores, createMediaStores } from './media/store';
+import { checkMediaStores, createMediaStores } from './storage';
 import { createMetrics } from './metrics/metrics';
 import { runtimeSources } from './metrics/sources';
 import { createRateCounter } from './rate-limit/rate-counter';

@@ -8,11 +8,11 @@ import { promisify } from 'node:util';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { courses, enrollments, videoAccess, videos } from '../../src/server/db/schema';
-import { jobHandlers, jobTypeLimits } from '../../src/server/jobs/registry';
+import { jobHandlers, jobTypeLimits } from '../../src/server/wiring/job-registry';
 import { JobRunner } from '../../src/server/jobs/runner';
 import type { TestClient } from './http-client';
 import { makeLectureClip } from './lecture-clip';
-import { readText, type MediaStore } from '../../src/server/media/store';
+import { readText, type MediaStore } from '../../src/server/storage';
 import { createTestBucket, type StoreName, type TestBucket } from './stores';
 import { later, TestServer, type TestServerOptions } from './test-server';
 

@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { seedMigratedPglite } from './school-image';
 
 /** The newest change to the code the server bundle is built from (src/server, src/contract). */
 function newestSource(): number {
@@ -191,6 +192,11 @@ export async function startBuiltServer({
   ready?: (output: string) => boolean;
 }): Promise<BuiltServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), prefix));
+  // Unless the caller names a database (or runs another build, whose schema may differ), the server
+  // opens a copy of the migrated embedded school in its DATA_DIR, the quick start's default engine,
+  // rather than running initdb and every migration.
+  const seeded = cwd === undefined && env.DATABASE_URL === undefined && !unset.includes('DATABASE_URL');
+  if (seeded) await seedMigratedPglite(dataDir);
   const port = await freePort();
   const inherited = { ...process.env };
   for (const name of unset) delete inherited[name];
@@ -199,7 +205,6 @@ export async function startBuiltServer({
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
-    DATABASE_URL: 'memory://',
     SEED_DEMO: 'false',
     OPEN_HOURS: 'always',
     LOG_LEVEL: 'warn',
@@ -209,6 +214,7 @@ export async function startBuiltServer({
     ...env,
   };
   for (const name of unset) delete serverEnv[name];
+  if (seeded) delete serverEnv.DATABASE_URL;
   const child = spawn(process.execPath, [main], { cwd, env: serverEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   stopOnExit(child);
   let output = '';

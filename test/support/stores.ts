@@ -7,8 +7,8 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { loadConfig } from '../../src/server/config';
-import { createS3Client, S3Store } from '../../src/server/media/store/s3-store';
-import { Scratch } from '../../src/server/media/store/scratch';
+import { createS3Client, S3Store } from '../../src/server/storage/s3-store';
+import { Scratch } from '../../src/server/storage/scratch';
 import { tmpdir } from 'node:os';
 
 export type StoreName = 'local' | 's3';

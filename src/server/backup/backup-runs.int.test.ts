@@ -3,7 +3,7 @@ import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupRuns, jobs, users } from '../db/schema';
-import { jobHandlers, jobTypeLimits, scheduledChecks } from '../jobs/registry';
+import { jobHandlers, jobTypeLimits, scheduledChecks } from '../wiring/job-registry';
 import { JobRunner } from '../jobs/runner';
 import { testEngines } from '../../../test/support/databases';
 import { FaultProxy } from '../../../test/support/fault-proxy';

@@ -1,4 +1,4 @@
-import { mediaKeys, type MediaStore, type MediaStores, type StoredObject } from '../media/store';
+import { mediaKeys, type MediaStore, type MediaStores, type StoredObject } from '../storage';
 import type { Query } from './database';
 import type { ExcludedUpload } from './types';
 

@@ -11,7 +11,7 @@ import { backupMessages } from '../../contract/backups';
 import { loadConfig } from '../config';
 import { openDatabase } from '../db/client';
 import { auditEvents } from '../db/schema';
-import { runDoctor } from '../health/doctor';
+import { runDoctor } from '../wiring/doctor';
 import { createTestDatabase, testEngines } from '../../../test/support/databases';
 import { suiteTempDirs } from '../../../test/support/temp-dirs';
 import { runCli } from '../../../test/support/processes';

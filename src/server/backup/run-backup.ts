@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { StoreUnavailableError } from '../media/store';
-import { LocalStore } from '../media/store/local-store';
+import { StoreUnavailableError } from '../storage';
+import { LocalStore } from '../storage/local-store';
 import { latestManifest } from './catalog';
 import { inTransaction } from './database';
 import { BackupKeys, encryptChunks } from './encryption';

@@ -17,7 +17,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { BackupConfig, S3Config } from '../config';
-import { createS3Client, isNotFound, statusOf } from '../media/store/s3-client';
+import { createS3Client, isNotFound, statusOf } from '../storage/s3-client';
 import { CopyWorkers } from './copy-workers';
 import { BackupError, BackupTargetUnavailableError } from './errors';
 import { objectKey } from './manifest';

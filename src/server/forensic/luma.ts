@@ -1,4 +1,4 @@
-import { FfmpegError, inputArgs, type MediaTools } from '../media/ffmpeg';
+import { FfmpegError, inputArgs, type MediaTools } from '../storage/ffmpeg';
 import { DETECT_FPS, DETECT_HEIGHT, DETECT_WIDTH, FRAME_BYTES } from './detector';
 
 /**

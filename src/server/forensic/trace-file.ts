@@ -1,10 +1,10 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import { playbackSessions, users, videos } from '../db/schema';
-import { createMediaTools } from '../media/ffmpeg';
+import { createMediaTools } from '../storage/ffmpeg';
 import { PLAYLIST } from '../media/packaging/hls';
 import { renditionSegments } from '../media/packaging/rendition-reader';
-import { mediaKeys, readText, renditionName, type MediaStore } from '../media/store';
+import { mediaKeys, readText, renditionName, type MediaStore } from '../storage';
 import { openForensicSecret } from '../videos/video-secrets';
 import {
   accuse,

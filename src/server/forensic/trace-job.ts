@@ -1,7 +1,7 @@
 import type { AppContext } from '../context';
 import { oneLine, runWithProgress } from '../jobs/run-progress';
 import { isRetryLater, PermanentJobError, type JobHandler } from '../jobs/types';
-import { mediaKeys } from '../media/store';
+import { mediaKeys } from '../storage';
 import { traceFile, type TraceFileResult } from './trace-file';
 import {
   finishTraceRun,

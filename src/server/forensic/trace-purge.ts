@@ -1,6 +1,6 @@
 import type { AppContext } from '../context';
 import type { JobHandler } from '../jobs/types';
-import { mediaKeys, UUID_PATTERN } from '../media/store';
+import { mediaKeys, UUID_PATTERN } from '../storage';
 import { failOrphanedTraceRuns, isTraceActive } from './trace-runs';
 
 /** An uploaded copy no trace waits for is deleted once it is this old (a crash left it behind). */

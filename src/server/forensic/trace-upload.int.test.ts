@@ -16,7 +16,7 @@ import { suiteTempDirs } from '../../../test/support/temp-dirs';
 import { TestServer } from '../../../test/support/test-server';
 import { traceRuns, users } from '../db/schema';
 import { cancelJobs, enqueueJob } from '../jobs/queue';
-import { mediaKeys } from '../media/store';
+import { mediaKeys } from '../storage';
 import { MARK_SEGMENT_SECONDS } from '../marks/mark';
 import { purgeTraceFilesHandler } from './trace-purge';
 

@@ -59,7 +59,7 @@ export async function runCheck(check: HealthCheck): Promise<CheckResult> {
 }
 
 /**
- * The process's readiness: its checks (health/registry.ts lists them; `add` takes more), run
+ * The process's readiness: its checks (wiring/health-registry.ts lists them; `add` takes more), run
  * together on each `/readyz`, and the draining flag a shutdown raises first so a balancer stops
  * sending new work while the requests in flight finish.
  */

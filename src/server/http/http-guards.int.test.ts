@@ -3,7 +3,7 @@ import { serverMessages } from '../../contract/messages';
 import type { TestClient } from '../../../test/support/http-client';
 import { TestServer } from '../../../test/support/test-server';
 import { watchedCourse } from '../../../test/support/watch-fixtures';
-import { mediaKeys } from '../media/store';
+import { mediaKeys } from '../storage';
 
 // Engine-independent behaviour: run on PGlite only.
 describe('opening hours on the server', () => {

@@ -2,9 +2,9 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import { questions, videos } from '../db/schema';
 import type { JobHandler } from '../jobs/types';
-import type { MediaTools } from '../media/ffmpeg';
+import type { MediaTools } from '../storage/ffmpeg';
 import { takeStill } from '../media/stills';
-import { mediaKeys, type MediaStore } from '../media/store';
+import { mediaKeys, type MediaStore } from '../storage';
 import './job-types';
 
 /** How long ffmpeg may take for a question's frame (a job: it may wait its turn at low priority). */

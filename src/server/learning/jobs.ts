@@ -1,6 +1,6 @@
 import type { AppContext } from '../context';
 import type { JobHandler } from '../jobs/types';
-import { createMediaTools } from '../media/ffmpeg';
+import { createMediaTools } from '../storage/ffmpeg';
 import { digestHandler, digestResendHandler } from './digest';
 import { frameHandler } from './frames';
 import './job-types';

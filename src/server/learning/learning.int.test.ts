@@ -6,8 +6,8 @@ import type { JobRunContext } from '../jobs/types';
 import { learningJobHandlers } from './jobs';
 import { testEngines } from '../../../test/support/databases';
 import { makeClip, suiteMedia } from '../../../test/support/media-kit';
-import { createMediaTools } from '../media/ffmpeg';
-import { mediaKeys } from '../media/store';
+import { createMediaTools } from '../storage/ffmpeg';
+import { mediaKeys } from '../storage';
 import { takeFrame } from './frames';
 import { outboxMails } from '../../../test/support/outbox';
 import { sendDigest, staffOfCourse } from './digest';
@@ -537,7 +537,7 @@ describe.each(testEngines())("the staff's hourly digest of new questions (%s)", 
   });
 
   it('is a recurring job of the registry, hourly', async () => {
-    const { recurringJobs, jobHandlers } = await import('../jobs/registry');
+    const { recurringJobs, jobHandlers } = await import('../wiring/job-registry');
     expect(recurringJobs).toContainEqual(['learning.digest', 3_600_000]);
     expect(typeof jobHandlers(server.ctx)['learning.digest']).toBe('function');
   });

@@ -9,7 +9,7 @@ import { registerRoutes } from '../http/route-table';
 import { courseScope, requireQuestionOf, requireVideoOf } from '../http/staff-scope';
 import { requireOpenTo } from '../http/opening-gate';
 import { enqueueJob } from '../jobs/queue';
-import { mediaKeys } from '../media/store';
+import { mediaKeys } from '../storage';
 import { requireCourse, requireWatch, requireWatchedVideo, checkMoment, type Viewer } from './access';
 import { FRAME_ATTEMPTS } from './job-types';
 import { answeredMail } from './mails';

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { liveClasses, videos } from '../db/schema';
-import { createMediaTools } from '../media/ffmpeg';
+import { createMediaTools } from '../storage/ffmpeg';
 import { decryptSegment } from '../media/packaging/segment-keys';
 import { createCourseVia, enrolVia } from '../../../test/support/course-fixtures';
 import { get, playlistUris } from '../../../test/support/delivery';

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { inputArgs } from '../media/ffmpeg';
+import { inputArgs } from '../storage/ffmpeg';
 
 /**
  * The invisible mark (docs/FORENSIC.md): for segment i, a keyed grid of +-1 cells, PATTERN_COLS x

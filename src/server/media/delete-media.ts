@@ -6,7 +6,7 @@ import { notFound } from '../errors';
 import { cancelJobs, enqueueJob } from '../jobs/queue';
 import type { JobHandler } from '../jobs/types';
 import { cancelVideoWork } from './packaging/video-work';
-import { mediaKeys, StoreUnavailableError, UUID_PATTERN, type MediaStore, type StoreKind } from './store';
+import { mediaKeys, StoreUnavailableError, UUID_PATTERN, type MediaStore, type StoreKind } from '../storage';
 
 /** Deletes go on until the store takes them: an outage defers the job without using up attempts. */
 const DELETE_ATTEMPTS = 5;

@@ -3,10 +3,10 @@ import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import { users, videoAccess, videos } from '../db/schema';
 import { enqueueJob } from '../jobs/queue';
-import { createMediaTools, inputArgs } from './ffmpeg';
+import { createMediaTools, inputArgs } from '../storage/ffmpeg';
 import { PACKAGE_ATTEMPTS, PACKAGE_PRIORITY } from './job-types';
-import { mediaKeys } from './store';
-import { scratchFileSize } from './store/scratch';
+import { mediaKeys } from '../storage';
+import { scratchFileSize } from '../storage/scratch';
 
 const LECTURES = [
   {

@@ -1,4 +1,4 @@
-import type { StoreKind } from './store/media-store';
+import type { StoreKind } from '../storage/media-store';
 
 /** The streamer's job types, added to the queue's typed registry. */
 declare module '../jobs/types' {

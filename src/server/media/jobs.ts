@@ -1,7 +1,7 @@
 import type { AppContext } from '../context';
 import type { JobHandler } from '../jobs/types';
 import { deleteMediaHandler } from './delete-media';
-import { createMediaTools } from './ffmpeg';
+import { createMediaTools } from '../storage/ffmpeg';
 import './job-types';
 import { ladderHandler } from './packaging/ladder-job';
 import { packageVideoHandler } from './packaging/package-job';

@@ -6,7 +6,7 @@ import type { TestClient } from '../../../test/support/http-client';
 import { decodeHls, makeClip, MediaTestServer, uploadVideo } from '../../../test/support/media-kit';
 import { createTestBucket, type TestBucket } from '../../../test/support/stores';
 import { migrateMedia } from './migrate';
-import { mediaKeys } from './store';
+import { mediaKeys } from '../storage';
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',

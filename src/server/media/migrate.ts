@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import { jobs, videos } from '../db/schema';
-import { mediaKeys, type MediaStore, type StoreKind } from './store';
-import { PUT_PART_BYTES, SINGLE_PUT_MAX_BYTES } from './store/s3-store';
-import { scratchReadStream } from './store/scratch';
+import { mediaKeys, type MediaStore, type StoreKind } from '../storage';
+import { PUT_PART_BYTES, SINGLE_PUT_MAX_BYTES } from '../storage/s3-store';
+import { scratchReadStream } from '../storage/scratch';
 
 export interface MigrateReport {
   moved: number;

@@ -13,7 +13,7 @@ import { installFastPath, segmentFastPath, type FastPathObserver } from './deliv
 import { deliveryRoutes, SEGMENT_CACHE } from './delivery/routes';
 import { segmentUrlsFor } from './delivery/segment-urls';
 import { playbackTokens } from './delivery/tokens';
-import { createMediaTools } from './ffmpeg';
+import { createMediaTools } from '../storage/ffmpeg';
 import { VideoStoreCache } from './delivery/video-stores';
 import { multipartOptions, uploadRoutes } from './upload/routes';
 import { UploadStore } from './upload/upload-store';

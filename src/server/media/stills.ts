@@ -1,7 +1,7 @@
 import type { SecretContext } from '../videos/video-secrets';
-import { inputArgs, type MediaTools } from './ffmpeg';
+import { inputArgs, type MediaTools } from '../storage/ffmpeg';
 import { renditionSegmentAt } from './packaging/rendition-reader';
-import { mediaKeys, renditionName, type MediaStore } from './store';
+import { mediaKeys, renditionName, type MediaStore } from '../storage';
 
 /** A still's width in pixels (its height keeps the picture's shape). */
 export const STILL_WIDTH = 320;

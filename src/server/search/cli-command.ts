@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import { videos } from '../db/schema';
 import { indexAllCaptions } from './index-store';
-import { queueIndexing } from './index-job';
+import { queueIndexing } from './index-queue';
 import { plural } from '../../contract/plural';
 
 /** What search:index did: videos found, caption tracks indexed, videos queued for the worker. */

@@ -4,9 +4,9 @@ import { searchMessages } from '../../contract/search';
 import type { AppContext } from '../context';
 import { searchEntries } from '../db/schema';
 import { notFound, tooManyRequests } from '../errors';
-import type { MediaTools } from '../media/ffmpeg';
+import type { MediaTools } from '../storage/ffmpeg';
 import { takeStill } from '../media/stills';
-import { mediaKeys, type MediaStore } from '../media/store';
+import { mediaKeys, type MediaStore } from '../storage';
 import type { PlaybackVideo } from '../videos/access';
 
 /** Stills made at once per process: each is one ffmpeg run (a seek in the source, or one segment). */

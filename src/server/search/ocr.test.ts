@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMediaTools, inputArgs } from '../media/ffmpeg';
+import { createMediaTools, inputArgs } from '../storage/ffmpeg';
 import { extractFrames, hashFile, layoutFromTsv } from './ocr';
 
 const HEADER =

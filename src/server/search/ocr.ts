@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { inputArgs, type MediaTools } from '../media/ffmpeg';
+import { inputArgs, type MediaTools } from '../storage/ffmpeg';
 
 /**
  * Text on screen (issue 29): frames at scene changes and at least every STEADY_SECONDS, read by

@@ -9,12 +9,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseCaptions } from '../../contract/webvtt';
 import { searchEntries, searchIndexState } from '../db/schema';
 import type { JobRunContext } from '../jobs/types';
-import { createMediaTools } from '../media/ffmpeg';
-import { mediaKeys } from '../media/store';
+import { createMediaTools } from '../storage/ffmpeg';
+import { mediaKeys } from '../storage';
 import type { TestClient } from '../../../test/support/http-client';
 import { suiteServer, type TestServer } from '../../../test/support/test-server';
 import { watchedCourse } from '../../../test/support/watch-fixtures';
-import { searchIndexHandler, speechTimeoutMs } from './index-job';
+import { searchIndexHandler } from './index-job';
+import { speechTimeoutMs } from './index-speech';
 
 const run = promisify(execFile);
 /** Runs ffmpeg quietly (errors only), overwriting its output. */

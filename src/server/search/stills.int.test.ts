@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { searchMessages } from '../../contract/search';
-import { mediaKeys } from '../media/store';
+import { mediaKeys } from '../storage';
 import { testEngines } from '../../../test/support/databases';
 import type { TestClient } from '../../../test/support/http-client';
 import { makeClip } from '../../../test/support/media-kit';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { badRequest, tooLarge } from '../errors';
-import { mediaKeys, type MediaStores, type ObjectRead } from '../media/store';
+import { mediaKeys, type MediaStores, type ObjectRead } from '../storage';
 
 export const MAX_THUMBNAIL_BYTES = 2 * 1024 * 1024;
 const FILE_NAME = /^[0-9a-f]{64}\.(jpg|png)$/;

@@ -1,4 +1,4 @@
-import type { MediaStores } from '../media/store';
+import type { MediaStores } from '../storage';
 import { isThumbnailFile, storeThumbnail, thumbnailExists, thumbnailUrl } from './store';
 
 /**

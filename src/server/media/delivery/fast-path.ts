@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { mediaMessages } from '../../../contract/media';
-import { mediaKeys, StoreUnavailableError, type MediaStores } from '../store';
+import { mediaKeys, StoreUnavailableError, type MediaStores } from '../../storage';
 import { SESSION_COOKIE } from '../../../contract/constants';
 import {
   answerRawFailure,

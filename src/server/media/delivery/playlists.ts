@@ -1,4 +1,4 @@
-import { mediaKeys, readText, renditionName, type MediaStore } from '../store';
+import { mediaKeys, readText, renditionName, type MediaStore } from '../../storage';
 import { frameRateAttribute } from '../packaging/codecs';
 import { INFO_FILE, PLAYLIST, type RenditionInfo } from '../packaging/hls';
 import { periodOfKeyUri } from '../packaging/segment-keys';

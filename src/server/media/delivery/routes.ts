@@ -11,7 +11,7 @@ import { requireOpenTo } from '../../http/opening-gate';
 import { requireWatch, type PlaybackVideo } from '../../videos/access';
 import { PLAYLIST, SEGMENT_PATTERN } from '../packaging/hls';
 import { segmentKey } from '../packaging/segment-keys';
-import { mediaKeys, UUID_PATTERN, type MediaStore } from '../store';
+import { mediaKeys, UUID_PATTERN, type MediaStore } from '../../storage';
 import { ChildPlaylistCache } from './child-playlists';
 import type { KeyRateLimit } from './key-limit';
 import type { PlaylistStore } from './playlists';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../../config';
-import { mediaKeys, type MediaStore } from '../store';
-import { bucketOrigins } from '../store/bucket-cors';
+import { mediaKeys, type MediaStore } from '../../storage';
+import { bucketOrigins } from '../../storage/bucket-cors';
 import { LINK_SECONDS, purposeKey, type PlaybackTokens } from './tokens';
 import { videoFileUrl } from '../../videos/stream-urls';
 

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { mediaMessages } from '../../../contract/media';
 import { notFound } from '../../errors';
-import type { MediaStore } from '../store';
+import type { MediaStore } from '../../storage';
 
 /** Streams an object of `store` with range support, or 404 when it is not there. */
 export async function sendObject(

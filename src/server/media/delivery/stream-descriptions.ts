@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import type { AppContext } from '../../context';
-import type { MediaTools } from '../ffmpeg';
+import type { MediaTools } from '../../storage/ffmpeg';
 import type { StreamDescription } from '../packaging/codecs';
 import { describeSegment, PLAYLIST } from '../packaging/hls';
 import { decryptSegment, firstSegmentOf, segmentKey } from '../packaging/segment-keys';
-import { mediaKeys, readText, renditionName, type MediaStore } from '../store';
+import { mediaKeys, readText, renditionName, type MediaStore } from '../../storage';
 
 /** Finds the CODECS and FRAME-RATE of a rendition packaged before they were recorded. */
 export type DescribeStored = (

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { videos } from '../../db/schema';
-import type { StoreKind } from '../store';
+import type { StoreKind } from '../../storage';
 
 const TTL_MS = 60_000;
 const MAX_ENTRIES = 100_000;

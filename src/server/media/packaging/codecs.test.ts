@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ProbeResult } from '../ffmpeg';
+import type { ProbeResult } from '../../storage/ffmpeg';
 import { describeStreams, frameRateAttribute } from './codecs';
 
 const probe = (

@@ -1,4 +1,4 @@
-import type { ProbeResult } from '../ffmpeg';
+import type { ProbeResult } from '../../storage/ffmpeg';
 
 /**
  * profile_idc and the usual constraint flags byte of each H.264 profile ffprobe names (ISO/IEC

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { inputArgs, type MediaTools, type ProbeResult } from '../ffmpeg';
+import { inputArgs, type MediaTools, type ProbeResult } from '../../storage/ffmpeg';
 import { describeStreams, type StreamDescription } from './codecs';
 import { markedLadderFilter, type Variant } from '../../marks/mark';
-import { ensureScratchDir, readScratchText, scratchFileSize, writeScratchFile } from '../store/scratch';
+import { ensureScratchDir, readScratchText, scratchFileSize, writeScratchFile } from '../../storage/scratch';
 import { SEGMENT_FILE_SOURCE } from '../../videos/stream-urls';
 
 /** Target segment length; remuxed segments cut at the source's keyframes, so they are "about" this. */

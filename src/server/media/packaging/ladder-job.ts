@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { videos } from '../../db/schema';
 import type { JobHandler } from '../../jobs/types';
-import { mediaKeys, type MediaStore } from '../store';
+import { mediaKeys, type MediaStore } from '../../storage';
 import { audioPlanFor, ladderFor, writeRendition } from './hls';
 import { encryptRendition, videoKeysFor } from './segment-keys';
 import {

@@ -8,7 +8,7 @@ import { suiteTempDirs } from '../../../../test/support/temp-dirs';
 import { loadConfig } from '../../config';
 import { MARK_SEGMENT_SECONDS, VARIANT_FILE_PATTERN } from '../../marks/mark';
 import { traceFile } from '../../forensic/trace-file';
-import { jobHandlers, jobTypeLimits } from '../../jobs/registry';
+import { jobHandlers, jobTypeLimits } from '../../wiring/job-registry';
 import { JobRunner } from '../../jobs/runner';
 import { openRuntime, type Runtime } from '../../runtime';
 

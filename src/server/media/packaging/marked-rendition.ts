@@ -7,9 +7,9 @@ import {
   variantFileName,
   type Variant,
 } from '../../marks/mark';
-import type { MediaTools } from '../ffmpeg';
-import { ensureScratchDir } from '../store/scratch';
-import { renditionName } from '../store';
+import type { MediaTools } from '../../storage/ffmpeg';
+import { ensureScratchDir } from '../../storage/scratch';
+import { renditionName } from '../../storage';
 import { INFO_FILE, PLAYLIST, writeMarkedVariants, type AudioPlan, type RenditionInfo } from './hls';
 import { encryptRendition, type KeysFor } from './segment-keys';
 

@@ -7,7 +7,7 @@ import { videos } from '../../db/schema';
 import { enqueueJob } from '../../jobs/queue';
 import type { JobHandler } from '../../jobs/types';
 import { LINK_SECONDS } from '../delivery/tokens';
-import { mediaKeys, readText, renditionName } from '../store';
+import { mediaKeys, readText, renditionName } from '../../storage';
 import { PLAYLIST } from './hls';
 import { openSegmentKey } from '../../videos/video-secrets';
 import { encryptRendition, videoKeysFor } from './segment-keys';

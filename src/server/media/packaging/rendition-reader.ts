@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { videoKeys } from '../../db/schema';
 import { openSegmentKey, type SecretContext } from '../../videos/video-secrets';
 import { VARIANT_B_TAG } from '../../marks/mark';
-import { mediaKeys, readText, type MediaStore } from '../store';
+import { mediaKeys, readText, type MediaStore } from '../../storage';
 import { PLAYLIST } from './hls';
 import { decryptSegment, periodOfKeyUri, segmentKey } from './segment-keys';
 

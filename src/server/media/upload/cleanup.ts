@@ -2,7 +2,7 @@ import { and, eq, inArray, lt, type SQL } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { uploads, videos } from '../../db/schema';
 import type { JobHandler } from '../../jobs/types';
-import { mediaKeys, UUID_PATTERN, type MediaStore } from '../store';
+import { mediaKeys, UUID_PATTERN, type MediaStore } from '../../storage';
 import { uploadRef } from './upload-store';
 
 /** An upload without a new chunk for this long is abandoned. */

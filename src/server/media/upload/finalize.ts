@@ -3,9 +3,9 @@ import type { AppContext } from '../../context';
 import { uploads, videos } from '../../db/schema';
 import { HttpError, notFound, unprocessable } from '../../errors';
 import { enqueueJob } from '../../jobs/queue';
-import type { MediaTools, ProbeResult } from '../ffmpeg';
+import type { MediaTools, ProbeResult } from '../../storage/ffmpeg';
 import { PACKAGE_ATTEMPTS, PACKAGE_PRIORITY } from '../job-types';
-import { mediaKeys } from '../store';
+import { mediaKeys } from '../../storage';
 import { uploadRef, type UploadStore } from './upload-store';
 import { eq } from 'drizzle-orm';
 

@@ -4,7 +4,7 @@ import { mediaMessages } from '../../../contract/media';
 import type { AppContext } from '../../context';
 import { uploads } from '../../db/schema';
 import { conflict, locked } from '../../errors';
-import type { ChunkSource, ChunkWriter, UploadRef, UploadTarget } from '../store';
+import type { ChunkSource, ChunkWriter, UploadRef, UploadTarget } from '../../storage';
 
 export type UploadRow = typeof uploads.$inferSelect;
 

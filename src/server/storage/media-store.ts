@@ -1,11 +1,11 @@
 import type { Readable } from 'node:stream';
-import { mediaMessages } from '../../../contract/media';
-import { UUID_SOURCE } from '../../db/ids';
-import type { StoreKind, UploadPart, UploadPiece } from '../../db/schema';
-import { HttpError } from '../../errors';
+import { mediaMessages } from '../../contract/media';
+import { UUID_SOURCE } from '../db/ids';
+import type { StoreKind, UploadPart, UploadPiece } from '../db/schema';
+import { HttpError } from '../errors';
 
 /** Which store holds a piece of media: recorded per video and per upload, so both kinds can coexist. */
-export type { StoreKind, UploadPart, UploadPiece } from '../../db/schema';
+export type { StoreKind, UploadPart, UploadPiece } from '../db/schema';
 export const STORE_KINDS = ['local', 's3'] as const;
 
 /**

@@ -3,8 +3,8 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, readFile, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { mediaMessages } from '../../../contract/media';
-import { tooLarge } from '../../errors';
+import { mediaMessages } from '../../contract/media';
+import { tooLarge } from '../errors';
 import type { ChunkSource } from './media-store';
 
 /**

@@ -9,8 +9,8 @@ import { purgeTraceFilesHandler } from '../forensic/trace-purge';
 import { mediaJobHandlers, MEDIA_TYPE_LIMITS } from '../media/jobs';
 import { purgePlaybackSessionsHandler } from '../playback/housekeeping';
 import { queueNewVideos, searchJobHandlers, SEARCH_TYPE_LIMITS } from '../search/jobs';
-import type { ScheduledCheck } from './runner';
-import type { JobHandlers, JobType } from './types';
+import type { ScheduledCheck } from '../jobs/runner';
+import type { JobHandlers, JobType } from '../jobs/types';
 
 /** The one map from job type to handler; a job type without a handler fails to compile. */
 export function jobHandlers(ctx: AppContext): JobHandlers {

@@ -1,7 +1,7 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import type { S3Config } from '../../config';
+import type { S3Config } from '../config';
 import { StoreUnavailableError } from './media-store';
 
 export type SdkError = Error & { $metadata?: { httpStatusCode?: number }; Code?: string; code?: string };

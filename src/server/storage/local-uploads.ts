@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { mkdir, open, readdir, rename, stat, truncate, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { mediaMessages } from '../../../contract/media';
-import { badRequest, conflict, tooLarge, unprocessable } from '../../errors';
+import { mediaMessages } from '../../contract/media';
+import { badRequest, conflict, tooLarge, unprocessable } from '../errors';
 import { mediaKeys, type ChunkWriter, type UploadRef, type UploadTarget } from './media-store';
 import { fsyncPath, writeFully } from './scratch';
 

@@ -1,8 +1,8 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeWhenReady } from '../../../../test/support/preconditions';
-import { createTestBucket, testStores, type TestBucket } from '../../../../test/support/stores';
-import { TestServer } from '../../../../test/support/test-server';
+import { describeWhenReady } from '../../../test/support/preconditions';
+import { createTestBucket, testStores, type TestBucket } from '../../../test/support/stores';
+import { TestServer } from '../../../test/support/test-server';
 import { bucketCorsOrigins, bucketOrigins, setBucketCors } from './bucket-cors';
 
 /**

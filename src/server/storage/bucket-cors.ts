@@ -1,5 +1,5 @@
 import { GetBucketCorsCommand, PutBucketCorsCommand, type S3Client } from '@aws-sdk/client-s3';
-import type { S3Config } from '../../config';
+import type { S3Config } from '../config';
 import { statusOf, type SdkError } from './s3-client';
 
 /**

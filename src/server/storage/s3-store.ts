@@ -12,7 +12,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { S3Config } from '../../config';
+import type { S3Config } from '../config';
 import {
   rangeOf,
   StoreUnavailableError,

@@ -1,7 +1,14 @@
 import type { AppContext } from '../context';
 import { backupTargetCheck } from '../backup/health-check';
-import { databaseCheck, diskCheck, ffmpegCheck, migrationsCheck, redisCheck, storeCheck } from './checks';
-import { Readiness, type HealthCheck } from './readiness';
+import {
+  databaseCheck,
+  diskCheck,
+  ffmpegCheck,
+  migrationsCheck,
+  redisCheck,
+  storeCheck,
+} from '../health/checks';
+import { Readiness, type HealthCheck } from '../health/readiness';
 import { speechCommandCheck, tesseractCheck } from '../search/health-check';
 
 /**

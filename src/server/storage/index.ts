@@ -1,5 +1,5 @@
-import type { Config } from '../../config';
-import { ConfigError } from '../../config';
+import type { Config } from '../config';
+import { ConfigError } from '../config';
 import { LocalStore } from './local-store';
 import { StoreUnavailableError, type MediaStore, type StoreKind } from './media-store';
 import { checkBucket, createS3Client, S3Store } from './s3-store';
@@ -7,7 +7,7 @@ import { scratchOf, type Scratch } from './scratch';
 
 export * from './media-store';
 
-declare module '../../context' {
+declare module '../context' {
   interface AppContext {
     /** Where media lives: the local folder, and the S3 bucket when one is configured. */
     media: MediaStores;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { MIN_NODE, nodeLine } from './doctor';
+import { MIN_NODE, nodeLine } from './doctor-machine';
 
 describe("the doctor's node line", () => {
   it("passes Node.js from package.json's engines on, and fails an older one with the fix", () => {

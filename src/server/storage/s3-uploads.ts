@@ -9,8 +9,8 @@ import {
   PutObjectCommand,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import { mediaMessages } from '../../../contract/media';
-import { badRequest, locked, tooLarge, unprocessable } from '../../errors';
+import { mediaMessages } from '../../contract/media';
+import { badRequest, locked, tooLarge, unprocessable } from '../errors';
 import {
   mediaKeys,
   StoreUnavailableError,
