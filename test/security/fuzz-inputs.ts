@@ -212,6 +212,14 @@ export function seedBodies(pool: FuzzPool): Record<string, Record<string, unknow
     'POST /api/questions/:questionId/answers': { text: 'Fuzz answer' },
     'POST /api/questions/:questionId/accept': { answerId: a1 },
     'POST /api/admin/questions/:questionId/status': { status: 'closed' },
+    'POST /api/admin/live-classes': {
+      courseId: courseC,
+      title: 'Fuzz class',
+      description: 'D',
+      startsAt: '2026-03-02T10:00:00.000Z',
+      minutes: 30,
+    },
+    'PATCH /api/admin/live-classes/:classId': { title: 'Fuzz class', minutes: 45 },
   };
 }
 
