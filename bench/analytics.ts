@@ -27,6 +27,7 @@ import { loadConfig } from '../src/server/config';
 import type { Db } from '../src/server/db/client';
 import { createAuth } from '../src/server/http/auth';
 import { openRuntime } from '../src/server/runtime';
+import { resourceOwners } from '../src/server/videos/owners';
 import { createTestDatabase } from '../test/support/databases';
 import { BENCH_ANALYTICS, seedAnalyticsCohort } from './analytics-seed';
 import { legacySaveProgress } from './legacy-progress';
@@ -136,6 +137,7 @@ async function benchEngine(engine: Engine, postgresUrl: string | undefined): Pro
     // Today's save path (before ranges), as the baseline beside the new one.
     const auth = createAuth(sessionStore(ctx.db), ctx.clock, {
       factorRequired: ctx.config.adminMfa === 'required',
+      owners: resourceOwners(ctx.db),
     });
     app.post('/bench/legacy-progress', async (request, reply) => {
       const { user } = await auth.requireStudent(request);

@@ -20,15 +20,33 @@ export type AuthLevel =
  * - none: nothing (403, admins only): other courses, access grants, students' accounts, admins,
  *   backups, tracing, settings;
  * - own: their own account (sign-in steps, second factor, passkeys, sessions, password);
- * - courses: what the route does, scoped by the handler to their courses: lists show their courses'
- *   rows only, and a course, video, caption or question of another course answers 403.
+ * - courses: what the route does, within their courses: a course, video, caption or question the
+ *   route names is checked by its `scope` before the handler (another course's answers 403); lists
+ *   show their courses' rows only (the handler filters them).
  */
 export type InstructorRight = 'none' | 'own' | 'courses';
 
+/**
+ * What a staff route's ids name. Each belongs to a course: a video (by its id, or `upload`: by the
+ * stream URL an upload answered) to its course, or to no course yet; a question to its video's; a
+ * live class to its course.
+ */
+export type ScopeKind = 'video' | 'upload' | 'course' | 'question' | 'live-class';
+
+/**
+ * A 'courses' route's scope: which input fields (path parameters, body or query fields, as parsed)
+ * name a resource, and of what kind. The server checks them once, before the handler
+ * (http/staff-scope.ts): a name of nothing is 404 for every staff role, another course's resource
+ * 403 for an instructor; a field left out names nothing to check, and a course field sent as null
+ * ("no course") is the admins'.
+ */
+export type RouteScope = Readonly<Record<string, ScopeKind>>;
+
 /** Staff routes must say what an instructor may do there; no other route names it. */
 type RouteAccess =
-  | { auth: 'admin' | 'admin-signin'; instructor: InstructorRight }
-  | { auth: Exclude<AuthLevel, 'admin' | 'admin-signin'>; instructor?: never };
+  | { auth: 'admin' | 'admin-signin'; instructor: 'none' | 'own'; scope?: never }
+  | { auth: 'admin' | 'admin-signin'; instructor: 'courses'; scope?: RouteScope }
+  | { auth: Exclude<AuthLevel, 'admin' | 'admin-signin'>; instructor?: never; scope?: never };
 
 type RouteBase = RouteAccess & {
   /** Why anyone may call it: required for public and token routes. */
@@ -92,3 +110,26 @@ export type Sent<R, F extends 'body' | 'query'> =
 
 /** The JSON a route answers, or never for a file route. */
 export type Answer<R> = R extends { response: infer S extends z.ZodType } ? z.output<S> : never;
+
+type FieldsOf<R, F extends 'body' | 'query'> = R extends { [K in F]: infer S extends z.ZodType }
+  ? keyof z.input<S> & string
+  : never;
+
+/** What a route's scope may name: its path's parameters, its body's and its query's fields. */
+type InputFields<K extends string, R> = PathParams<K> | FieldsOf<R, 'body'> | FieldsOf<R, 'query'>;
+
+/**
+ * The 'courses' routes of table `T` that break the scope rule: a path with a parameter and no
+ * `scope`, or a scope naming a field the route does not read. routes.ts wants none.
+ */
+export type MisScopedRoutes<T> = {
+  [K in keyof T & string]: T[K] extends { instructor: 'courses' }
+    ? T[K] extends { scope: infer S }
+      ? Exclude<keyof S, InputFields<K, T[K]>> extends never
+        ? never
+        : K
+      : PathParams<K> extends never
+        ? never
+        : K
+    : never;
+}[keyof T & string];

@@ -129,7 +129,7 @@ import {
   TraceRunsResponse,
   TraceUploadFields,
 } from './trace-runs';
-import type { RouteSpec, RouteTemplate } from './route-kit';
+import type { MisScopedRoutes, RouteSpec, RouteTemplate } from './route-kit';
 import {
   AssignCoursesBody,
   InstructorCreatedResponse,
@@ -379,6 +379,7 @@ export const routes = {
   'POST /api/admin/video/upload': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { url: 'upload', courses: 'course' },
     body: VideoUploadBody,
     response: withVideo,
   },
@@ -397,12 +398,14 @@ export const routes = {
   'POST /api/admin/delete/video': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     body: DeleteVideoBody,
     response: MessageResponse,
   },
   'POST /api/admin/video/update': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video', course: 'course' },
     body: VideoUpdateBody,
     response: withVideo,
   },
@@ -411,6 +414,7 @@ export const routes = {
   'GET /api/admin/students': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { courseId: 'course' },
     query: StudentListQuery,
     response: StudentListResponse,
   },
@@ -484,6 +488,7 @@ export const routes = {
   'GET /api/admin/analytics/videos/:videoId': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: z.object({ videoId: z.string() }),
     query: AnalyticsFormatQuery,
     response: VideoAnalyticsResponse,
@@ -492,6 +497,7 @@ export const routes = {
   'GET /api/admin/analytics/courses/:courseId': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { courseId: 'course' },
     params: z.object({ courseId: z.string() }),
     query: CourseGridQuery,
     response: CourseAnalyticsResponse,
@@ -511,12 +517,14 @@ export const routes = {
   'GET /api/admin/videos/:videoId/captions': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: VideoIdParam,
     response: CaptionListResponse,
   },
   'POST /api/admin/videos/:videoId/captions': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: VideoIdParam,
     multipart: CaptionUploadFields,
     response: CaptionSavedResponse,
@@ -524,6 +532,7 @@ export const routes = {
   'DELETE /api/admin/videos/:videoId/captions/:language': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: CaptionParams,
     response: MessageResponse,
   },
@@ -532,6 +541,7 @@ export const routes = {
   'GET /api/admin/videos/:videoId/captions/speech-draft': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: VideoIdParam,
     query: SpeechDraftQuery,
     response: SpeechDraftResponse,
@@ -540,6 +550,7 @@ export const routes = {
   'POST /api/admin/videos/:videoId/captions/speech-draft/publish': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: VideoIdParam,
     body: SpeechDraftPublishBody,
     response: CaptionSavedResponse,
@@ -605,6 +616,7 @@ export const routes = {
   'POST /api/questions/:questionId/answers': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { questionId: 'question' },
     params: QuestionIdParam,
     body: AnswerBody,
     response: QuestionSavedResponse,
@@ -630,6 +642,7 @@ export const routes = {
   'POST /api/admin/questions/:questionId/status': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { questionId: 'question' },
     params: QuestionIdParam,
     body: QuestionStatusBody,
     response: QuestionSavedResponse,
@@ -637,6 +650,7 @@ export const routes = {
   'GET /api/admin/videos/:videoId/learning': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: VideoIdParam,
     response: VideoLearningCounts,
   },
@@ -665,6 +679,7 @@ export const routes = {
   'GET /api/admin/videos/:videoId/index': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: VideoIdParam,
     response: VideoIndexResponse,
   },
@@ -672,6 +687,7 @@ export const routes = {
   'POST /api/admin/videos/:videoId/index': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { videoId: 'video' },
     params: VideoIdParam,
     response: MessageResponse,
     status: 202,
@@ -709,6 +725,7 @@ export const routes = {
   'POST /api/admin/live-classes': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { courseId: 'course' },
     body: LiveClassCreateBody,
     response: AdminLiveClass,
     status: 201,
@@ -717,6 +734,7 @@ export const routes = {
   'PATCH /api/admin/live-classes/:classId': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { classId: 'live-class' },
     params: LiveClassIdParam,
     body: LiveClassUpdateBody,
     response: AdminLiveClass,
@@ -724,12 +742,14 @@ export const routes = {
   'DELETE /api/admin/live-classes/:classId': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { classId: 'live-class' },
     params: LiveClassIdParam,
     response: MessageResponse,
   },
   'POST /api/admin/live-classes/:classId/key': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { classId: 'live-class' },
     params: LiveClassIdParam,
     response: AdminLiveClass,
   },
@@ -820,6 +840,7 @@ export const routes = {
   'DELETE /stream/videos/:id': {
     auth: 'admin',
     instructor: 'courses',
+    scope: { id: 'video' },
     params: videoParam,
     response: MessageResponse,
   },
@@ -836,6 +857,10 @@ export const routes = {
     response: ReadinessResponse,
   },
 } as const satisfies Record<RouteTemplate, RouteSpec>;
+
+/** Checked when compiling: every 'courses' route that names an id declares its scope (route-kit.ts). */
+type MisScoped = `${MisScopedRoutes<typeof routes>}: declare its scope, over fields it reads`;
+export const everyIdScoped: [MisScoped] extends [never] ? true : MisScoped = true;
 
 export type Routes = typeof routes;
 export type RouteKey = keyof Routes;

@@ -40,6 +40,7 @@ import { studentAdminRoutes } from './students/admin-routes';
 import { thumbnailRoutes } from './thumbnails/routes';
 import { videoStudentRoutes } from './videos/student-routes';
 import { videoAdminRoutes } from './videos/admin-routes';
+import { resourceOwners } from './videos/owners';
 
 /** The segment route's template: the fast path serves it outside Fastify, under the same label. */
 const SEGMENT_ROUTE = splitRouteKey('GET /stream/videos/:id/:rendition/:file' satisfies RouteKey).path;
@@ -114,7 +115,10 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
 
   const sessions = sessionStore(ctx.db, { adminIdleMinutes: ctx.config.adminIdleMinutes });
   const codes = oneTimeCodeStore(ctx.db, ctx.signingKey);
-  const auth = createAuth(sessions, ctx.clock, { factorRequired: ctx.config.adminMfa === 'required' });
+  const auth = createAuth(sessions, ctx.clock, {
+    factorRequired: ctx.config.adminMfa === 'required',
+    owners: resourceOwners(ctx.db),
+  });
   const deps = { ctx, auth, sessions, codes };
 
   await app.register(

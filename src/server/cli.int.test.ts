@@ -84,34 +84,23 @@ describe('admin command line (embedded database)', CLI_PROCESS_TIMEOUT, () => {
     expect(created.stdout).toContain('A set-up link was mailed to tutor@example.test (valid 48 hours).');
     const token = setupLinkToken((await smtp.waitFor('tutor@example.test')).text);
 
-    const unknownCourse = await runCli(
+    // Refused, each with its reason: a course that does not exist, a password chosen for them.
+    for (const [name, option, value, reason] of [
+      ['tutor2', '--courses', '00000000-0000-4000-8000-000000000000', 'One of the courses does not exist.'],
       [
-        'create-instructor',
-        '--username',
-        'tutor2',
-        '--email',
-        'tutor2@example.test',
-        '--courses',
-        '00000000-0000-4000-8000-000000000000',
-      ],
-      env,
-    );
-    expect(unknownCourse.code).toBe(2);
-    expect(unknownCourse.stderr).toContain('One of the courses does not exist.');
-    const chosen = await runCli(
-      [
-        'create-instructor',
-        '--username',
         'tutor3',
-        '--email',
-        'tutor3@example.test',
         '--password',
         'Tutor@12345',
+        'Instructors choose their own password through the mailed set-up link',
       ],
-      env,
-    );
-    expect(chosen.code).toBe(2);
-    expect(chosen.stderr).toContain('Instructors choose their own password through the mailed set-up link');
+    ] as const) {
+      const refused = await runCli(
+        ['create-instructor', '--username', name, '--email', `${name}@example.test`, option, value],
+        env,
+      );
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(reason);
+    }
 
     const none = await runCli(['assign-instructor', '--username', 'tutor', '--courses', ''], env);
     expect(none.stdout).toContain('tutor now teaches 0 courses.');

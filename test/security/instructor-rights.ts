@@ -108,3 +108,35 @@ export function instructorRight(route: string): InstructorRight {
   if (!right) throw new Error(`${route}: write its instructor right in test/security/instructor-rights.ts`);
   return right;
 }
+
+/**
+ * The 'courses' routes that name a resource (route table `scope`), with the fields that name it:
+ * the server checks them before the handler. Each has matrix cases on a resource of course A (its
+ * instructor as the admin, the other 403) and on one that names nothing (404 for all staff).
+ */
+export const SCOPED_ROUTES: ReadonlyMap<string, Readonly<Record<string, string>>> = new Map<
+  string,
+  Readonly<Record<string, string>>
+>([
+  ['POST /api/admin/video/upload', { url: 'upload', courses: 'course' }],
+  ['POST /api/admin/delete/video', { videoId: 'video' }],
+  ['POST /api/admin/video/update', { videoId: 'video', course: 'course' }],
+  ['GET /api/admin/students', { courseId: 'course' }],
+  ['GET /api/admin/analytics/videos/:videoId', { videoId: 'video' }],
+  ['GET /api/admin/analytics/courses/:courseId', { courseId: 'course' }],
+  ['GET /api/admin/videos/:videoId/captions', { videoId: 'video' }],
+  ['POST /api/admin/videos/:videoId/captions', { videoId: 'video' }],
+  ['DELETE /api/admin/videos/:videoId/captions/:language', { videoId: 'video' }],
+  ['GET /api/admin/videos/:videoId/captions/speech-draft', { videoId: 'video' }],
+  ['POST /api/admin/videos/:videoId/captions/speech-draft/publish', { videoId: 'video' }],
+  ['POST /api/questions/:questionId/answers', { questionId: 'question' }],
+  ['POST /api/admin/questions/:questionId/status', { questionId: 'question' }],
+  ['GET /api/admin/videos/:videoId/learning', { videoId: 'video' }],
+  ['GET /api/admin/videos/:videoId/index', { videoId: 'video' }],
+  ['POST /api/admin/videos/:videoId/index', { videoId: 'video' }],
+  ['DELETE /stream/videos/:id', { id: 'video' }],
+  ['POST /api/admin/live-classes', { courseId: 'course' }],
+  ['PATCH /api/admin/live-classes/:classId', { classId: 'live-class' }],
+  ['DELETE /api/admin/live-classes/:classId', { classId: 'live-class' }],
+  ['POST /api/admin/live-classes/:classId/key', { classId: 'live-class' }],
+]);

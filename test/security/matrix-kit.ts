@@ -105,6 +105,24 @@ export const adminOnly = (adminStatus = 200): Expect => ({
   admin: adminStatus,
 });
 
+/**
+ * A scoped staff route on a resource of a course instructorOfThisCourse teaches (A or C), both
+ * instructors written out: the admin gets `adminStatus`, that instructor `theirs` (the admin's
+ * unless said), the instructor of course B 403.
+ */
+export const ofTheirCourse = (adminStatus = 200, theirs = adminStatus): Expect => ({
+  ...adminOnly(adminStatus),
+  instructorOfThisCourse: theirs,
+  instructorOfAnotherCourse: 403,
+});
+
+/** A scoped staff route naming nothing: 404 for every staff role, before the handler. */
+export const unknownToStaff: Expect = {
+  ...adminOnly(404),
+  instructorOfThisCourse: 404,
+  instructorOfAnotherCourse: 404,
+};
+
 /** Who can open lecture A1: the enrolled, granted student, the admin and the course's instructor. */
 export const watchers: Expect = {
   anonymous: 401,

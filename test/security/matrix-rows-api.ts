@@ -3,7 +3,15 @@ import { expect } from 'vitest';
 import { searchEntries } from '../../src/server/db/schema';
 import { insertFinalizedVideo } from '../support/course-fixtures';
 import { makeClip } from '../support/media-kit';
-import { adminOnly, everyone, watchers, type Call, type MatrixState, type Row } from './matrix-kit';
+import {
+  adminOnly,
+  everyone,
+  ofTheirCourse,
+  watchers,
+  type Call,
+  type MatrixState,
+  type Row,
+} from './matrix-kit';
 import type { Role, World } from './world';
 
 const post = (path: string, json: unknown = {}) => ({ method: 'POST', path, json });
@@ -340,7 +348,7 @@ export const adminApiRows: Row[] = [
       {
         request: () => get(`/api/admin${path}`),
         // Lists: an instructor sees the rows of their own courses only.
-        expect: { ...adminOnly(), instructorOfAnotherCourse: 200 },
+        expect: { ...adminOnly(), instructorOfThisCourse: 200, instructorOfAnotherCourse: 200 },
         check: (reply, role, w) => {
           if (role === 'instructorOfAnotherCourse') {
             for (const id of [w.courseA, w.courseC, w.a1.id, w.people.student.id])
@@ -485,7 +493,7 @@ export const adminApiRows: Row[] = [
     cases: [
       {
         request: (w) => get(`/api/admin/videos/${w.a1.id}/index`),
-        expect: adminOnly(),
+        expect: ofTheirCourse(),
       },
     ],
   },
@@ -495,7 +503,7 @@ export const adminApiRows: Row[] = [
       {
         // A1 has no machine speech: no draft (JSON), and the file is a 404.
         request: (w) => get(`/api/admin/videos/${w.a1.id}/captions/speech-draft`),
-        expect: adminOnly(),
+        expect: ofTheirCourse(),
         check: (reply, role) => {
           if (role === 'admin') expect(reply.json).toEqual({ draft: null });
         },
@@ -503,7 +511,7 @@ export const adminApiRows: Row[] = [
       {
         name: 'the file',
         request: (w) => get(`/api/admin/videos/${w.a1.id}/captions/speech-draft?format=vtt`),
-        expect: adminOnly(404),
+        expect: ofTheirCourse(404),
       },
     ],
   },
@@ -514,7 +522,7 @@ export const adminApiRows: Row[] = [
         // Nothing to publish on A1 (no speech cues): only the admin's call gets that far.
         request: (w) =>
           post(`/api/admin/videos/${w.a1.id}/captions/speech-draft/publish`, { language: 'en' }),
-        expect: adminOnly(404),
+        expect: ofTheirCourse(404),
       },
     ],
   },
@@ -525,7 +533,7 @@ export const adminApiRows: Row[] = [
         // Queues the video's search.index job over (only the admin's call reaches it).
         request: (w) => post(`/api/admin/videos/${w.a1.id}/index`),
         // The instructor of A1's course reaches it too, while the admin's job is still queued (409).
-        expect: { ...adminOnly(202), instructorOfThisCourse: 409 },
+        expect: ofTheirCourse(202, 409),
         check: (reply, role) => {
           if (role === 'admin') expect(reply.json.message).toBe('Indexing queued.');
         },
@@ -548,7 +556,7 @@ export const adminVideoRows: Row[] = [
             courses: w.courseC,
             rollnos: [],
           }),
-        expect: adminOnly(),
+        expect: ofTheirCourse(),
       },
     ],
   },
@@ -563,7 +571,7 @@ export const adminVideoRows: Row[] = [
             description: 'Edited by the matrix.',
             course: w.courseC,
           }),
-        expect: adminOnly(),
+        expect: ofTheirCourse(),
       },
     ],
   },
@@ -672,11 +680,15 @@ export const adminVideoRows: Row[] = [
   {
     route: 'GET /api/admin/analytics/videos/:videoId',
     cases: [
-      { name: 'json', request: (w) => get(`/api/admin/analytics/videos/${w.a1.id}`), expect: adminOnly() },
+      {
+        name: 'json',
+        request: (w) => get(`/api/admin/analytics/videos/${w.a1.id}`),
+        expect: ofTheirCourse(),
+      },
       {
         name: 'csv',
         request: (w) => get(`/api/admin/analytics/videos/${w.a1.id}?format=csv`),
-        expect: adminOnly(),
+        expect: ofTheirCourse(),
         check: (reply) => {
           if (reply.status === 200) expect(reply.headers.get('content-type')).toBe('text/csv; charset=utf-8');
         },
@@ -689,12 +701,12 @@ export const adminVideoRows: Row[] = [
       {
         name: 'json',
         request: (w) => get(`/api/admin/analytics/courses/${w.courseA}?filter=at-risk`),
-        expect: adminOnly(),
+        expect: ofTheirCourse(),
       },
       {
         name: 'csv',
         request: (w) => get(`/api/admin/analytics/courses/${w.courseA}?format=csv`),
-        expect: adminOnly(),
+        expect: ofTheirCourse(),
       },
     ],
   },

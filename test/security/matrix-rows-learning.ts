@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { questions } from '../../src/server/db/schema';
-import { adminOnly, type MatrixState, type Row } from './matrix-kit';
+import { adminOnly, ofTheirCourse, type MatrixState, type Row } from './matrix-kit';
 import type { Role, World } from './world';
 
 /**
@@ -184,7 +184,7 @@ export const learningRows: Row[] = [
           path: `/api/questions/${state.learning?.questionId}/answers`,
           json: { text: 'Matrix answer' },
         }),
-        expect: adminOnly(201),
+        expect: ofTheirCourse(201),
         check: (reply, role, _world, state) => {
           if (role === 'admin') learning(state).answerId = reply.json.question.answers[0]._id;
         },
@@ -252,7 +252,7 @@ export const learningRows: Row[] = [
           path: `/api/admin/questions/${state.learning?.questionId}/status`,
           json: { status: 'open' },
         }),
-        expect: adminOnly(200),
+        expect: ofTheirCourse(),
         check: noNotes,
       },
     ],
@@ -262,7 +262,7 @@ export const learningRows: Row[] = [
     cases: [
       {
         request: (world) => ({ method: 'GET', path: `/api/admin/videos/${world.a1.id}/learning` }),
-        expect: adminOnly(200),
+        expect: ofTheirCourse(),
         check: (reply, role) => {
           noNotes(reply);
           if (role === 'admin' || role === 'instructorOfThisCourse')

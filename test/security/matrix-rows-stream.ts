@@ -3,6 +3,7 @@ import { playbackTokens } from '../../src/server/media/delivery/tokens';
 import {
   adminOnly,
   everyone,
+  ofTheirCourse,
   playlistUris,
   watchers,
   withoutToken,
@@ -244,7 +245,7 @@ export const deleteRows: Row[] = [
           await w.media.settled(state.spare!.id); // not racing its packaging
           return { method: 'DELETE', path: `/stream/videos/${state.spare!.id}` };
         },
-        expect: adminOnly(),
+        expect: ofTheirCourse(),
       },
     ],
   },

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { RouteOptions } from '../http/route-options';
 import { registerRoutes } from '../http/route-table';
-import { requireNamedCourseOf, requireVideoOf } from '../http/staff-scope';
 import { COURSE_CSV_HEADER, courseAnalytics, courseCsv } from './course-grid';
 import { csvFileName, csvStream, type CsvValue } from './csv';
 import { STUDENT_CSV_HEADER, studentAnalytics, studentCsvRows } from './student-activity';
@@ -24,16 +23,15 @@ function sendCsv(
 /** Learning analytics (base /api/admin/analytics): admins, instructors of their courses' videos and courses; `?format=csv` downloads the same answer. */
 export const analyticsRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx, auth }) => {
   registerRoutes(app, auth, {
-    'GET /api/admin/analytics/videos/:videoId': async ({ session, params, query, reply }) => {
-      await requireVideoOf(ctx.db, session, params.videoId);
+    // The video and course are checked by the routes' scope before the handler.
+    'GET /api/admin/analytics/videos/:videoId': async ({ params, query, reply }) => {
       const analytics = await videoAnalytics(ctx.db, params.videoId, ctx.clock.now());
       if (query.format === 'json') return analytics;
       const name = csvFileName('video', analytics.video.title, 'retention');
       return sendCsv(reply, name, VIDEO_CSV_HEADER, videoCsvRows(analytics));
     },
 
-    'GET /api/admin/analytics/courses/:courseId': async ({ session, params, query, reply }) => {
-      await requireNamedCourseOf(ctx.db, session, params.courseId);
+    'GET /api/admin/analytics/courses/:courseId': async ({ params, query, reply }) => {
       const now = ctx.clock.now();
       if (query.format === 'json') return courseAnalytics(ctx.db, params.courseId, query, now);
       const { course, rows } = await courseCsv(ctx.db, params.courseId, query, now);

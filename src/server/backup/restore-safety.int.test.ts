@@ -56,16 +56,23 @@ describe.each(testEngines())('a backup without a passphrase, and a dump someone 
     await real?.close();
   });
 
-  /** Restores backup `id` into a fresh install; answers the error (if any), the lines said and a look at the result. */
-  async function restoreFresh(id = summary.id) {
-    const dataDir = await tempDir('lectern-restored-');
+  /** An empty install to restore into: a DATA_DIR of its own and, on PostgreSQL, a database of its own. */
+  async function emptyInstall(prefix: string, env: Record<string, string> = {}) {
+    const dataDir = await tempDir(prefix);
     const database =
       engine === 'postgres' ? await createTestDatabase('postgres', { fresh: true }) : undefined;
     const config = loadConfig({
       DATA_DIR: dataDir,
       LOG_LEVEL: 'silent',
+      ...env,
       ...(database ? { DATABASE_URL: database.url } : {}),
     });
+    return { dataDir, database, config };
+  }
+
+  /** Restores backup `id` into a fresh install; answers the error (if any), the lines said and a look at the result. */
+  async function restoreFresh(id = summary.id) {
+    const { dataDir, database, config } = await emptyInstall('lectern-restored-');
     const lines: string[] = [];
     const logLines: string[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) });
@@ -327,14 +334,8 @@ describe.each(testEngines())('a backup without a passphrase, and a dump someone 
     const restoredKey = 'fixture-signing-key-of-at-least-32-chars!!';
     expect((await listBackups(server.ctx, target)).map((b) => b.id)).toContain(id);
     expect(await verifyBackup(server.ctx, id, { target })).toMatchObject({ rows: 5, sealed: false });
-    const dataDir = await tempDir('lectern-restored-v1-');
-    const database =
-      engine === 'postgres' ? await createTestDatabase('postgres', { fresh: true }) : undefined;
-    const config = loadConfig({
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
+    const { dataDir, database, config } = await emptyInstall('lectern-restored-v1-', {
       BACKUP_PASSPHRASE: 'fixture-passphrase-v1',
-      ...(database ? { DATABASE_URL: database.url } : {}),
     });
     try {
       // Format 1 had no seal: under a passphrase it is restored only when asked for.

@@ -9,7 +9,6 @@ import type { SessionUser } from '../accounts/sessions';
 import { isUuid } from '../db/ids';
 import { badRequest, notFound, tooLarge, parseInput } from '../errors';
 import { registerRoutes } from '../http/route-table';
-import { requireVideoOf } from '../http/staff-scope';
 import { requireOpenTo } from '../http/opening-gate';
 import { indexCaptionTrack } from '../search/index-store';
 import { languageName, retireSpeech, speechDraft } from '../search/speech-draft';
@@ -63,14 +62,12 @@ export const captionRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx
   }
 
   registerRoutes(app, auth, {
-    'GET /api/admin/videos/:videoId/captions': async ({ session, params }) => {
-      await requireVideoOf(ctx.db, session, params.videoId);
-      return { captions: await listCaptions(ctx.db, videoIdOf(params.videoId)) };
-    },
-    'POST /api/admin/videos/:videoId/captions': async ({ session, params, request }) => {
-      const videoId = videoIdOf(params.videoId);
-      // Before the upload is read: another course's video takes no file.
-      await requireVideoOf(ctx.db, session, videoId);
+    // The admin routes' video is checked by their scope (an unknown one 404, another course's 403)
+    // before the handler, so before an upload is read.
+    'GET /api/admin/videos/:videoId/captions': async ({ params }) => ({
+      captions: await listCaptions(ctx.db, params.videoId),
+    }),
+    'POST /api/admin/videos/:videoId/captions': async ({ params: { videoId }, request }) => {
       const { fields, text } = await readUpload(request);
       const caption = await saveCaptions(ctx.db, videoId, fields, text, ctx.clock.now());
       // Search finds the new cues at once (docs/SEARCH.md).
@@ -78,9 +75,8 @@ export const captionRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx
       ctx.metrics.searchEntries.inc({ source: 'captions' }, cues);
       return { message: captionMessages.saved, caption };
     },
-    'DELETE /api/admin/videos/:videoId/captions/:language': async ({ session, params }) => {
-      await requireVideoOf(ctx.db, session, params.videoId);
-      await deleteCaptions(ctx.db, videoIdOf(params.videoId), params.language);
+    'DELETE /api/admin/videos/:videoId/captions/:language': async ({ params }) => {
+      await deleteCaptions(ctx.db, params.videoId, params.language);
       await indexCaptionTrack(ctx.db, params.videoId, params.language, ctx.clock.now());
       return { message: captionMessages.deleted };
     },
@@ -94,8 +90,7 @@ export const captionRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx
       return reply.type('text/vtt; charset=utf-8').header('cache-control', 'private, no-cache').send(vtt);
     },
     // The draft caption track from machine speech (docs/SEARCH.md).
-    'GET /api/admin/videos/:videoId/captions/speech-draft': async ({ session, params, query, reply }) => {
-      await requireVideoOf(ctx.db, session, params.videoId);
+    'GET /api/admin/videos/:videoId/captions/speech-draft': async ({ params, query, reply }) => {
       const draft = await draftOf(params.videoId);
       if (query.format === 'json')
         return { draft: draft && { cues: draft.cues.length, updatedAt: draft.updatedAt.toISOString() } };
@@ -106,9 +101,8 @@ export const captionRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx
         .header('cache-control', 'no-store')
         .send(toWebVtt(draft.cues));
     },
-    'POST /api/admin/videos/:videoId/captions/speech-draft/publish': async ({ session, params, body }) => {
+    'POST /api/admin/videos/:videoId/captions/speech-draft/publish': async ({ params, body }) => {
       const videoId = params.videoId;
-      await requireVideoOf(ctx.db, session, videoId);
       const draft = await draftOf(videoId);
       if (!draft) throw notFound(captionMessages.speechDraftNone);
       // Saved and indexed as an uploaded track is (the upload's own checks and writer).

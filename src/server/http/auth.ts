@@ -1,10 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { FRESH_FACTOR_SECONDS, SESSION_COOKIE, SESSION_MAX_AGE_SECONDS } from '../../contract/constants';
-import type { AuthLevel, InstructorRight } from '../../contract/route-kit';
+import type { AuthLevel, InstructorRight, RouteScope } from '../../contract/route-kit';
 import { serverMessages } from '../../contract/messages';
 import type { Authenticated, SessionLookup } from './session';
 import type { Clock } from '../clock';
 import { forbidden, unauthorized } from '../errors';
+import { requireScope, type OwnerLookup } from './staff-scope';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -42,12 +43,12 @@ export function clearSessionCookie(reply: FastifyReply): void {
 
 /**
  * Session resolution and the role guards every route starts with. `factorRequired`: staff must hold
- * a second factor (ADMIN_MFA=required).
+ * a second factor (ADMIN_MFA=required); `owners`: whom the ids of staff routes' scopes name.
  */
 export function createAuth(
   sessions: SessionLookup,
   clock: Clock,
-  { factorRequired }: { factorRequired: boolean },
+  { factorRequired, owners }: { factorRequired: boolean; owners: OwnerLookup },
 ) {
   /** The request's session, looked up at most once per request. */
   function authOf(request: FastifyRequest): Promise<Authenticated | null> {
@@ -75,7 +76,7 @@ export function createAuth(
 
   /**
    * The one rule for staff routes: an admin, or an instructor where the route's `instructor` right
-   * is not 'none' (a 'courses' handler then scopes to their courses, http/staff-scope.ts).
+   * is not 'none' (a 'courses' route's scope then checks the ids it names, http/staff-scope.ts).
    */
   function admitsStaff(auth: Authenticated, instructor: InstructorRight): boolean {
     return auth.user.role === 'admin' || (auth.user.role === 'instructor' && instructor !== 'none');
@@ -151,6 +152,9 @@ export function createAuth(
     requireStudent,
     requireAdmin,
     requireFreshFactor,
+    /** A 'courses' route's scope over its parsed input (http/staff-scope.ts): 404 or 403 before the handler. */
+    requireScope: (auth: Authenticated, scope: RouteScope, input: Record<string, unknown>) =>
+      requireScope(owners, auth, scope, input),
     /** The guard of a route: its auth level, and for staff routes what an instructor may do there. */
     guard: (level: AuthLevel, instructor: InstructorRight = 'none') => {
       const guard = guards[level];

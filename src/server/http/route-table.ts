@@ -14,10 +14,19 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The session the route's auth level demanded, once its guard passed. */
     session?: Authenticated;
+    /** The route's input, parsed by the table's schemas before the handler. */
+    parsedInput?: ParsedInput;
   }
 }
 
 type Guarded = Exclude<AuthLevel, 'public' | 'token'>;
+
+interface ParsedInput {
+  body: unknown;
+  query: unknown;
+  params: unknown;
+  headers: unknown;
+}
 
 /** What a handler is given: the request, already authenticated and validated from the table. */
 export interface RouteInput<K extends RouteKey> {
@@ -42,9 +51,16 @@ export type Handler<K extends RouteKey> = (
 /** Handlers for some routes of the table, keyed as the table is. */
 export type Handlers<K extends RouteKey = RouteKey> = { [P in K]: Handler<P> };
 
+/** The fields a route's scope may name: path parameters over body fields over query fields. */
+function scopedFields({ body, query, params }: ParsedInput): Record<string, unknown> {
+  const fields = (value: unknown) => (value !== null && typeof value === 'object' ? value : {});
+  return { ...fields(query), ...fields(body), ...fields(params) };
+}
+
 /**
  * Registers `handlers` in `scope` (whose prefix each route's path starts with) from the route
- * table: method and path, the auth guard before the body is read, then the table's validation.
+ * table: method and path, the auth guard before the body is read, then the table's validation and
+ * the ids of the route's `scope` (staff-scope.ts), once for every route, before the handler.
  */
 export function registerRoutes<K extends RouteKey>(
   scope: FastifyInstance,
@@ -58,6 +74,8 @@ export function registerRoutes<K extends RouteKey>(
     const guard = auth.guard(entry.auth, 'instructor' in entry ? entry.instructor : undefined);
     const fresh = 'freshFactor' in entry && entry.freshFactor === true;
     if (fresh && !guard) throw new Error(`${key}: freshFactor needs a signed-in auth level`);
+    const resources = 'scope' in entry ? entry.scope : undefined;
+    if (resources && !guard) throw new Error(`${key}: a scope needs a signed-in auth level`);
     const handler = handlers[key] as Handler<RouteKey>;
     scope.route({
       method: method as 'GET' | 'POST' | 'PATCH' | 'DELETE',
@@ -69,15 +87,22 @@ export function registerRoutes<K extends RouteKey>(
             if (fresh) await auth.requireFreshFactor(request.session);
           }
         : undefined,
+      preHandler: async (request) => {
+        const parsed: ParsedInput = {
+          body: 'body' in entry ? parseInput(entry.body, request.body) : undefined,
+          query: 'query' in entry ? parseInput(entry.query, request.query) : undefined,
+          params: 'params' in entry ? parseInput(entry.params, request.params) : undefined,
+          headers: 'headers' in entry ? parseInput(entry.headers, request.headers) : undefined,
+        };
+        request.parsedInput = parsed;
+        if (resources) await auth.requireScope(request.session!, resources, scopedFields(parsed));
+      },
       handler: async (request, reply) => {
         const input = {
           request,
           reply,
           session: request.session,
-          body: 'body' in entry ? parseInput(entry.body, request.body) : undefined,
-          query: 'query' in entry ? parseInput(entry.query, request.query) : undefined,
-          params: 'params' in entry ? parseInput(entry.params, request.params) : undefined,
-          headers: 'headers' in entry ? parseInput(entry.headers, request.headers) : undefined,
+          ...request.parsedInput,
         } as RouteInput<RouteKey>;
         if ('status' in entry) reply.status(entry.status);
         return handler(input);

@@ -1,43 +1,88 @@
-import { eq } from 'drizzle-orm';
 import { instructorMessages } from '../../contract/instructors';
-import type { Db } from '../db/client';
-import { isUuid } from '../db/ids';
-import { courses, questions, videos } from '../db/schema';
-import { forbidden } from '../errors';
+import { learningMessages } from '../../contract/learning';
+import { liveMessages } from '../../contract/live';
+import { adminMessages } from '../../contract/messages';
+import type { RouteScope, ScopeKind } from '../../contract/route-kit';
+import { forbidden, notFound } from '../errors';
 import type { Authenticated } from './session';
 
 /**
  * The one course-scope rule of staff routes whose `instructor` right is 'courses' (route table):
  * an admin reaches every course; an instructor only the courses an admin assigned them
- * (instructor_courses, read with the session). A list keeps their courses' rows; a course, video,
- * caption or question of another course answers 403. A name that names nothing passes, so the
- * handler answers its usual 404.
+ * (instructor_courses, read with the session). The ids a route names are checked once, before its
+ * handler, by its `scope` (`requireScope`, called by route-table.ts); a list keeps their courses'
+ * rows (`withinScope`, `courseScope` in the handler).
  */
+
+/** Whom a resource belongs to: its course (null: none yet) and, for a video, who uploaded it. */
+export interface Owner {
+  courseId: string | null;
+  createdBy?: string | null;
+}
+
+/**
+ * Reads the owner of the resource an id names, per kind (undefined: it names nothing). Declared
+ * here for the route table, implemented by videos/owners.ts.
+ */
+export type OwnerLookup = Record<ScopeKind, (id: string) => Promise<Owner | undefined>>;
+
+/** The answer to an id that names nothing, per kind. */
+const NOT_FOUND: Record<ScopeKind, string> = {
+  video: adminMessages.videoNotFound,
+  upload: adminMessages.uploadNotFound,
+  course: adminMessages.courseNotFound,
+  question: learningMessages.questionNotFound,
+  'live-class': liveMessages.notFound,
+};
+
+/**
+ * The one instructor rule for a resource, staff routes and watching alike (videos/access.ts):
+ * it is in a course they teach, or it is a video in no course yet that they uploaded (between its
+ * finalize and its details).
+ */
+export function instructorReaches(
+  instructor: { id: string; teaches: readonly string[] },
+  owner: Owner,
+): boolean {
+  return owner.courseId === null
+    ? owner.createdBy === instructor.id
+    : instructor.teaches.includes(owner.courseId);
+}
 
 /** The courses a staff session may reach: null for every course (an admin). */
 export function courseScope(session: Pick<Authenticated, 'user' | 'teaches'>): readonly string[] | null {
   return session.user.role === 'instructor' ? (session.teaches ?? []) : null;
 }
 
-/** Whether the session may reach `courseId` (no course at all: admins only). */
-export function mayReachCourse(
-  session: Pick<Authenticated, 'user' | 'teaches'>,
-  courseId: string | null | undefined,
-): boolean {
-  const scope = courseScope(session);
-  return scope === null || (!!courseId && scope.includes(courseId));
+/** Whether the session may reach what `owner` owns. */
+function mayReach(session: Authenticated, owner: Owner): boolean {
+  const teaches = courseScope(session);
+  return teaches === null || instructorReaches({ id: session.user.id, teaches }, owner);
 }
 
-/** 403 unless the session may reach `courseId`. */
-export function requireCourseOf(session: Authenticated, courseId: string | null | undefined): void {
-  if (!mayReachCourse(session, courseId)) throw forbidden(instructorMessages.otherCourse);
-}
-
-/** `requireCourseOf` for a course named in the path: an unknown id passes (the handler's 404). */
-export async function requireNamedCourseOf(db: Db, session: Authenticated, courseId: string): Promise<void> {
-  if (mayReachCourse(session, courseId) || !isUuid(courseId)) return;
-  const [course] = await db.select({ id: courses.id }).from(courses).where(eq(courses.id, courseId)).limit(1);
-  if (course) throw forbidden(instructorMessages.otherCourse);
+/**
+ * Checks the ids a route's scope names in its parsed input: each must name something (404, every
+ * staff role) the session may reach (403 for another course's, `instructorMessages.otherCourse`).
+ * A field left out names nothing; a course field sent as null ("no course") is the admins'.
+ */
+export async function requireScope(
+  owners: OwnerLookup,
+  session: Authenticated,
+  scope: RouteScope,
+  input: Record<string, unknown>,
+): Promise<void> {
+  for (const [field, kind] of Object.entries(scope)) {
+    const value = input[field];
+    if (value === undefined) continue;
+    const owner =
+      value === null && kind === 'course'
+        ? { courseId: null }
+        : typeof value === 'string'
+          ? await owners[kind](value)
+          : undefined;
+    if (!owner) throw notFound(NOT_FOUND[kind]);
+    if (!mayReach(session, owner)) throw forbidden(instructorMessages.otherCourse);
+  }
 }
 
 /** Keeps the rows of the courses the session may reach. */
@@ -48,32 +93,4 @@ export function withinScope<T>(session: Authenticated, rows: T[], courseOf: (row
     const courseId = courseOf(row);
     return courseId !== null && scope.includes(courseId);
   });
-}
-
-/**
- * 403 unless the session may reach the video: in one of the instructor's courses, or in no course
- * yet and uploaded by them (an upload between its finalize and its details). An unknown id passes.
- */
-export async function requireVideoOf(db: Db, session: Authenticated, videoId: string): Promise<void> {
-  if (courseScope(session) === null || !isUuid(videoId)) return;
-  const [video] = await db
-    .select({ courseId: videos.courseId, createdBy: videos.createdBy })
-    .from(videos)
-    .where(eq(videos.id, videoId))
-    .limit(1);
-  if (!video) return;
-  if (video.courseId === null && video.createdBy === session.user.id) return;
-  requireCourseOf(session, video.courseId);
-}
-
-/** 403 unless the session may reach the question's video (an unknown id passes). */
-export async function requireQuestionOf(db: Db, session: Authenticated, questionId: string): Promise<void> {
-  if (courseScope(session) === null || !isUuid(questionId)) return;
-  const [row] = await db
-    .select({ courseId: videos.courseId })
-    .from(questions)
-    .innerJoin(videos, eq(videos.id, questions.videoId))
-    .where(eq(questions.id, questionId))
-    .limit(1);
-  if (row) requireCourseOf(session, row.courseId);
 }

@@ -4,7 +4,7 @@ import { mediaMessages } from '../../contract/media';
 import type { RouteOptions } from '../http/route-options';
 import { registerRoutes } from '../http/route-table';
 import { requireOpenTo } from '../http/opening-gate';
-import { courseScope, requireCourseOf } from '../http/staff-scope';
+import { courseScope } from '../http/staff-scope';
 import { courseAccessOf } from '../videos/access';
 import { isUuid } from '../db/ids';
 import { forbidden, notFound } from '../errors';
@@ -22,9 +22,10 @@ import {
 import { presentAdminClass, presentStudentClass } from './presenter';
 
 /**
- * Live classes (docs/LIVE.md). Staff routes: the one course rule (`requireCourseOf`, once per
- * route) before anything else is read or written. Students: opening hours, then their access to the
- * course by the one rule; a class of a course they cannot open is a 403.
+ * Live classes (docs/LIVE.md). Staff routes: the route table's `scope` (the course, or the class's
+ * course) is checked before the handler, so an instructor reaches only their courses' classes.
+ * Students: opening hours, then their access to the course by the one rule; a class of a course
+ * they cannot open is a 403.
  */
 export const liveRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx, auth }) => {
   const present = (row: Parameters<typeof presentAdminClass>[2]) =>
@@ -53,27 +54,23 @@ export const liveRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx, a
   }
 
   registerRoutes(app, auth, {
-    'POST /api/admin/live-classes': async ({ session, body }) => {
-      requireCourseOf(session, body.courseId);
-      return present(await createLiveClass(ctx, session.user.id, body));
-    },
+    // The route table's scope checked the course (or the class's course) before these run.
+    'POST /api/admin/live-classes': async ({ session, body }) =>
+      present(await createLiveClass(ctx, session.user.id, body)),
     'GET /api/admin/live-classes': async ({ session }) => ({
       classes: (await listLiveClasses(ctx.db, courseScope(session))).map(present),
     }),
-    'PATCH /api/admin/live-classes/:classId': async ({ session, params, body }) => {
+    'PATCH /api/admin/live-classes/:classId': async ({ params, body }) => {
       const row = await requireLiveClass(ctx.db, params.classId);
-      requireCourseOf(session, row.courseId);
       return present(await updateLiveClass(ctx, row, body));
     },
     'DELETE /api/admin/live-classes/:classId': async ({ session, params }) => {
       const row = await requireLiveClass(ctx.db, params.classId);
-      requireCourseOf(session, row.courseId);
       await deleteLiveClass(ctx, session.user.id, row);
       return { message: liveMessages.deleted };
     },
-    'POST /api/admin/live-classes/:classId/key': async ({ session, params }) => {
+    'POST /api/admin/live-classes/:classId/key': async ({ params }) => {
       const row = await requireLiveClass(ctx.db, params.classId);
-      requireCourseOf(session, row.courseId);
       return present(await rotateStreamKey(ctx, row));
     },
     'GET /api/courses/:courseId/live-classes': async ({ session, params }) => {

@@ -17,6 +17,7 @@ import {
   type VideoStatus,
 } from '../db/schema';
 import { refuseWatch } from '../errors';
+import { instructorReaches } from '../http/staff-scope';
 
 /** The student's access to one course, by the one rule (src/contract/access-policy.ts). */
 export async function courseAccessOf(
@@ -58,8 +59,9 @@ export interface PlaybackVideo {
 }
 
 /**
- * Whether `user` may watch `videoId` now: admins always; instructors the videos of their courses; students only with active access to the
- * video's course and a video grant. One query, so the streamer can afford it on every playlist.
+ * Whether `user` may watch `videoId` now: admins always; instructors the videos of their courses
+ * (and their own upload not yet in a course); students only with active access to the video's
+ * course and a video grant. One query, so the streamer can afford it on every playlist.
  */
 export async function decideWatch(
   db: Db,
@@ -84,9 +86,10 @@ export async function checkWatch(
     return { decision: video ? 'allowed' : 'not-found', durationSeconds: video?.durationSeconds ?? 0, video };
   }
   if (user.role === 'instructor') {
-    // An instructor watches the videos of the courses they teach (and no other).
+    // An instructor watches what staff routes let them reach: the one rule (http/staff-scope.ts),
+    // with the course of the video if they teach it (the join).
     const [row] = await db
-      .select({ ...playbackColumns, teaches: instructorCourses.courseId })
+      .select({ ...playbackColumns, createdBy: videos.createdBy, taught: instructorCourses.courseId })
       .from(videos)
       .leftJoin(
         instructorCourses,
@@ -95,9 +98,13 @@ export async function checkWatch(
       .where(eq(videos.id, videoId))
       .limit(1);
     if (!row) return { decision: 'not-found', durationSeconds: 0, video: undefined };
-    const { teaches, ...video } = row;
+    const { taught, createdBy, ...video } = row;
+    const reaches = instructorReaches(
+      { id: user.id, teaches: taught ? [taught] : [] },
+      { courseId: video.courseId, createdBy },
+    );
     return {
-      decision: teaches ? 'allowed' : 'no-course-access',
+      decision: reaches ? 'allowed' : 'no-course-access',
       durationSeconds: row.durationSeconds,
       video,
     };
