@@ -151,7 +151,7 @@ export interface MatrixState {
   /** The student's note and question on lecture A1, and the admin's answer (matrix-rows-learning.ts). */
   learning?: { noteId?: string; questionId?: string; answerId?: string };
   /** The live class the admin scheduled in course A, and its stream key (matrix-rows-live.ts). */
-  live?: { classId?: string; streamKey?: string };
+  live?: { classId?: string; otherClassId?: string; streamKey?: string };
 }
 
 export interface Case {

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import { adminOnly, type MatrixState, type Row } from './matrix-kit';
+import { UNKNOWN } from '../support/course-fixtures';
+import { adminOnly, type Expect, type MatrixState, type Row } from './matrix-kit';
 import type { Role } from './world';
 
 /**
@@ -14,6 +15,15 @@ const post = (path: string, json: unknown = {}) => ({ method: 'POST', path, json
 const get = (path: string) => ({ method: 'GET', path });
 
 const live = (state: MatrixState) => (state.live ??= {});
+
+/** Course A's staff past the scope (`status`), the instructor of course B refused by it. */
+const courseAStaff = (status: number): Expect => ({
+  ...adminOnly(status),
+  instructorOfThisCourse: status,
+  instructorOfAnotherCourse: 403,
+});
+/** An id that names nothing: 404 for every staff role, at the scope. */
+const nothing: Expect = { ...adminOnly(404), instructorOfThisCourse: 404, instructorOfAnotherCourse: 404 };
 
 /** The class the admin scheduled first (the rows below use it). */
 const classOf = (state: MatrixState) => live(state).classId ?? '00000000-0000-4000-8000-000000000000';
@@ -47,12 +57,24 @@ export const liveRows: Row[] = [
             startsAt: AFTERNOON,
             minutes: 30,
           }),
-        expect: adminOnly(201),
+        expect: courseAStaff(201),
         check: (reply, role, _w, state) => {
+          if (role === 'instructorOfThisCourse') live(state).otherClassId = reply.json._id;
           if (role !== 'admin') return;
           live(state).classId = reply.json._id;
           live(state).streamKey = reply.json.ingest.streamKey;
         },
+      },
+      {
+        name: 'in a course that does not exist',
+        request: () =>
+          post('/api/admin/live-classes', {
+            courseId: UNKNOWN,
+            title: 'Nowhere',
+            startsAt: AFTERNOON,
+            minutes: 30,
+          }),
+        expect: nothing,
       },
     ],
   },
@@ -80,7 +102,16 @@ export const liveRows: Row[] = [
           path: `/api/admin/live-classes/${classOf(state)}`,
           json: { description: 'Edited by the matrix' },
         }),
-        expect: adminOnly(),
+        expect: courseAStaff(200),
+      },
+      {
+        name: 'no such class',
+        request: () => ({
+          method: 'PATCH',
+          path: `/api/admin/live-classes/${UNKNOWN}`,
+          json: { title: 'x' },
+        }),
+        expect: nothing,
       },
     ],
   },
@@ -89,11 +120,16 @@ export const liveRows: Row[] = [
     cases: [
       {
         request: (_w, _r, state) => post(`/api/admin/live-classes/${classOf(state)}/key`),
-        expect: adminOnly(),
+        expect: courseAStaff(200),
         check: (reply, role, _w, state) => {
           if (role === 'instructorOfThisCourse' && reply.status === 200)
             live(state).streamKey = reply.json.ingest.streamKey;
         },
+      },
+      {
+        name: 'no such class',
+        request: () => post(`/api/admin/live-classes/${UNKNOWN}/key`),
+        expect: nothing,
       },
     ],
   },
@@ -125,10 +161,18 @@ export const liveRows: Row[] = [
     route: 'DELETE /api/admin/live-classes/:classId',
     cases: [
       {
-        // The admin deletes it first; both instructors then find it gone (PATCH and key above refuse
-        // the instructor of another course with 403 while it exists).
-        request: (_w, _r, state) => ({ method: 'DELETE', path: `/api/admin/live-classes/${classOf(state)}` }),
-        expect: { ...adminOnly(200), instructorOfThisCourse: 404, instructorOfAnotherCourse: 404 },
+        // The admin deletes its class first (the instructor of course A then finds it gone); the
+        // instructor of course B is refused the class course A's instructor scheduled.
+        request: (_w, role, state) => ({
+          method: 'DELETE',
+          path: `/api/admin/live-classes/${role === 'instructorOfAnotherCourse' ? (live(state).otherClassId ?? UNKNOWN) : classOf(state)}`,
+        }),
+        expect: { ...adminOnly(200), instructorOfThisCourse: 404, instructorOfAnotherCourse: 403 },
+      },
+      {
+        name: 'no such class',
+        request: () => ({ method: 'DELETE', path: `/api/admin/live-classes/${UNKNOWN}` }),
+        expect: nothing,
       },
     ],
   },
