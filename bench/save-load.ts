@@ -20,6 +20,7 @@ export interface SaveLoadResult {
   statuses: Record<string, number>;
   rps: number;
   p50: number;
+  p95: number;
   p99: number;
   max: number;
 }
@@ -122,6 +123,7 @@ export async function measureSaves(options: SaveLoadOptions): Promise<SaveLoadRe
     statuses: raw.statuses,
     rps: sorted.length / (raw.elapsed / 1000),
     p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
     p99: percentile(sorted, 99),
     max: sorted[sorted.length - 1] ?? 0,
   };

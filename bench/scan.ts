@@ -604,6 +604,18 @@ function plan(ids: Ids): Record<RouteKey, Probe> {
     'GET /api/admin/backups': { path: '/api/admin/backups', query: { summary: 'true' } },
     'POST /api/admin/backups': { skip: 'takes no input; each call starts a backup' },
     'GET /api/admin/backups/:runId': { path: `/api/admin/backups/${ids.unknownId}` },
+    'GET /api/certificates': { path: '/api/certificates' },
+    'GET /api/certificates/:certificateId/pdf': { path: `/api/certificates/${ids.unknownId}/pdf` },
+    'GET /api/public/certificates/:serial': { path: '/api/public/certificates/LEC-0000-0000-0000' },
+    'GET /credentials/status/:listId': { path: '/credentials/status/1' },
+    'GET /api/admin/certificates': { path: '/api/admin/certificates' },
+    'POST /api/admin/certificates/:certificateId/revoke': {
+      path: `/api/admin/certificates/${ids.unknownId}/revoke`,
+      body: { reason: 'Scan' },
+    },
+    'POST /api/admin/certificates/:certificateId/reissue': {
+      path: `/api/admin/certificates/${ids.unknownId}/reissue`,
+    },
     'GET /thumbnails/:file': { path: ids.thumbnail },
     'POST /stream/upload-chunk': {
       path: '/stream/upload-chunk',

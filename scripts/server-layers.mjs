@@ -67,6 +67,10 @@ export const SERVER_LAYERS = [
         what: 'live classes: scheduling, stream keys, SRT ingest packaged live into the lecture, the recording',
       },
       {
+        path: 'certificates/',
+        what: 'certificates of completion: Open Badges 3.0 credentials (eddsa-rdfc-2022, did:key), the status list, the PDF',
+      },
+      {
         path: 'marks/',
         what: "forensic marks: the invisible A/B mark, a session's A/B sequence (the code), the session a marked playlist follows",
       },

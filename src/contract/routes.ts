@@ -131,6 +131,17 @@ import {
 } from './trace-runs';
 import type { MisScopedRoutes, RouteSpec, RouteTemplate } from './route-kit';
 import {
+  AdminCertificatesResponse,
+  CertificateIdParam,
+  CertificateSavedResponse,
+  PublicCertificate,
+  RevokeBody,
+  SerialParam,
+  StatusListCredential,
+  StatusListParam,
+  StudentCertificatesResponse,
+} from './certificates';
+import {
   AssignCoursesBody,
   InstructorCreatedResponse,
   InstructorIdParam,
@@ -789,6 +800,43 @@ export const routes = {
     instructor: 'none',
     params: BackupRunParam,
     response: BackupRunResponse,
+  },
+
+  // Certificates of completion (issue 39): the student's PDFs, the public verification page's data
+  // and the W3C status list anyone's verifier fetches (no sign-in, no opening hours), staff revoking.
+  'GET /api/certificates': { auth: 'student', response: StudentCertificatesResponse },
+  'GET /api/certificates/:certificateId/pdf': {
+    auth: 'student',
+    params: CertificateIdParam,
+    file: ['application/pdf'],
+  },
+  'GET /api/public/certificates/:serial': {
+    auth: 'public',
+    why: 'the verification page an employer opens from the QR code; the serial is the capability; limited per client',
+    alwaysOpen: true,
+    params: SerialParam,
+    response: PublicCertificate,
+  },
+  'GET /credentials/status/:listId': {
+    auth: 'public',
+    why: 'the W3C Bitstring Status List credential that any verifier fetches to learn whether a certificate is revoked',
+    params: StatusListParam,
+    response: StatusListCredential,
+  },
+  'GET /api/admin/certificates': { auth: 'admin', instructor: 'none', response: AdminCertificatesResponse },
+  'POST /api/admin/certificates/:certificateId/revoke': {
+    auth: 'admin',
+    instructor: 'none',
+    params: CertificateIdParam,
+    body: RevokeBody,
+    response: CertificateSavedResponse,
+  },
+  'POST /api/admin/certificates/:certificateId/reissue': {
+    auth: 'admin',
+    instructor: 'none',
+    params: CertificateIdParam,
+    response: CertificateSavedResponse,
+    status: 201,
   },
 
   // Images.

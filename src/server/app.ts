@@ -5,6 +5,11 @@ import { instructorAdminRoutes } from './accounts/instructor-routes';
 import { analyticsRoutes } from './analytics/routes';
 import { backupAdminRoutes } from './backup/admin-routes';
 import { captionRoutes } from './captions/routes';
+import {
+  certificateAdminRoutes,
+  certificatePublicRoutes,
+  certificateStudentRoutes,
+} from './certificates/routes';
 import { learningRoutes } from './learning/routes';
 import { liveRoutes } from './live/routes';
 import { playbackRoutes } from './playback/routes';
@@ -128,6 +133,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await studentApi.register(videoStudentRoutes, deps);
       await studentApi.register(courseStudentRoutes, deps);
       await studentApi.register(progressRoutes, deps);
+      await studentApi.register(certificateStudentRoutes, deps);
     },
     { prefix: '/api' },
   );
@@ -144,6 +150,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await adminApi.register(playbackHealthRoutes, deps);
       await adminApi.register(backupAdminRoutes, { ...deps, wakeJobs: options.wakeJobs });
       await adminApi.register(traceRunRoutes, { ...deps, wakeJobs: options.wakeJobs });
+      await adminApi.register(certificateAdminRoutes, deps);
     },
     { prefix: '/api/admin' },
   );
@@ -151,6 +158,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   // Outside the student API's gate: these answer admins at any hour, so each handler closes itself to
   // students (opening-gate.ts requireOpenTo); a student's access comes from the video's own rule.
   await app.register(captionRoutes, deps);
+  // Public at any hour: the verification page's data and the status list (no opening gate).
+  await app.register(certificatePublicRoutes, deps);
   await app.register(learningRoutes, { ...deps, wakeJobs: options.wakeJobs });
   await app.register(playbackRoutes, deps);
   await app.register(liveRoutes, deps);

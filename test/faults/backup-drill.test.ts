@@ -21,6 +21,8 @@ import type { Db } from '../../src/server/db/client';
 import { auditEvents, traceRuns, users, videoKeys as videoKeysTable } from '../../src/server/db/schema';
 import { openRuntime, type Runtime } from '../../src/server/runtime';
 import { openSegmentKey } from '../../src/server/videos/video-secrets';
+import { issuerKey } from '../../src/server/certificates/issuer-key';
+import { issueCertificateOnCompletion } from '../../src/server/certificates/service';
 import { createTestDatabase, testEngines, type TestDatabase } from '../support/databases';
 import { TestClient } from '../support/http-client';
 import { decodeHls, makeClip, MediaTestServer, sendChunk, uploadVideo } from '../support/media-kit';
@@ -136,7 +138,14 @@ describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine
   let viewer: { client: TestClient; student: TestStudent };
   let videoId: string;
   let videoUrl: string;
-  let before: { analytics: unknown; trace: unknown; traceRuns: unknown; liveClasses: unknown; code: string };
+  let before: {
+    analytics: unknown;
+    trace: unknown;
+    traceRuns: unknown;
+    liveClasses: unknown;
+    code: string;
+    certificate: { serial: string; issuer: string; page: unknown };
+  };
   let adminLogin: { username: string; password: string };
 
   beforeAll(async () => {
@@ -187,6 +196,12 @@ describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine
         .status,
     ).toBe(201);
 
+    // A certificate (issue 39): its row, status list and the school's issuer key travel with the backup.
+    const certificate = await issueCertificateOnCompletion(server.ctx, {
+      userId: viewer.student.id,
+      courseId,
+    });
+
     const playback = await viewer.client.post('/api/playback', { videoId });
     expect(playback.status).toBe(200);
     const session = playback.body as { code: string };
@@ -205,6 +220,11 @@ describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine
       analytics: (await adminClient.get(`/api/admin/analytics/students/${viewer.student.id}`)).body,
       trace: (await adminClient.get(`/api/admin/trace/${session.code}`)).body,
       traceRuns: (await adminClient.get('/api/admin/trace-runs')).body,
+      certificate: {
+        serial: certificate.serial,
+        issuer: (await issuerKey(server.ctx)).did,
+        page: (await server.client().get(`/api/public/certificates/${certificate.serial}`)).body,
+      },
     };
 
     // The rush: viewers fetching segments and saving progress, and an upload half sent, during the backup.
@@ -363,6 +383,16 @@ describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine
       expect((await admin.get('/api/admin/trace-runs')).body).toEqual(before.traceRuns);
       // The class and its stream key, which opens with the restored signing key.
       expect((await admin.get('/api/admin/live-classes')).body).toEqual(before.liveClasses);
+      // The certificate's page answers as before; the issuer key came back from the database into the
+      // new DATA_DIR (sealed under the restored signing key), and new certificates are signed with it.
+      const page = await new TestClient(restored.url).get(
+        `/api/public/certificates/${before.certificate.serial}`,
+      );
+      expect(page.body).toEqual(before.certificate.page);
+      expect((await issuerKey(restored.runtime.ctx)).did).toBe(before.certificate.issuer);
+      expect(JSON.parse(await readFile(path.join(dataDir, 'issuer.key'), 'utf8')).publicKeyMultibase).toBe(
+        before.certificate.issuer.slice('did:key:'.length),
+      );
     } finally {
       await restored?.close();
       await database?.drop();

@@ -10,6 +10,7 @@ import {
 } from './matrix-rows-api';
 import { learningRows } from './matrix-rows-learning';
 import { liveRows } from './matrix-rows-live';
+import { certificateRows } from './matrix-rows-certificates';
 import { deleteRows, playbackRows, uploadRows } from './matrix-rows-stream';
 import {
   captionRows,
@@ -36,6 +37,7 @@ const MATRIX: Row[] = [
   ...adminApiRows,
   ...learningRows,
   ...liveRows,
+  ...certificateRows,
   ...captionRows,
   ...playbackSessionRows,
   ...otherCourseRows,

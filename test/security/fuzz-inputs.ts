@@ -220,6 +220,7 @@ export function seedBodies(pool: FuzzPool): Record<string, Record<string, unknow
       minutes: 30,
     },
     'PATCH /api/admin/live-classes/:classId': { title: 'Fuzz class', minutes: 45 },
+    'POST /api/admin/certificates/:certificateId/revoke': { reason: 'Fuzz' },
   };
 }
 

@@ -38,6 +38,9 @@ const ADMINS_ONLY: RouteKey[] = [
   'GET /api/admin/playback-health',
   'GET /api/admin/backups',
   'POST /api/admin/backups',
+  'GET /api/admin/certificates',
+  'POST /api/admin/certificates/:certificateId/revoke',
+  'POST /api/admin/certificates/:certificateId/reissue',
   'GET /api/admin/backups/:runId',
 ];
 

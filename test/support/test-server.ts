@@ -20,6 +20,7 @@ import { TestClient } from './http-client';
 import { setupLinkToken } from './setup-link';
 import { TestSmtpServer } from './smtp';
 import { fetchTrusting } from './tls';
+import { freePort } from './processes';
 
 /** 13:30 in Asia/Kolkata: inside the default opening hours. */
 export const OPEN_TIME = '2026-03-02T08:00:00.000Z';
@@ -30,6 +31,8 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   now?: string;
   app?: AppOptions;
+  /** PUBLIC_URL names this server itself (a free port chosen first): for links a client follows back. */
+  selfPublicUrl?: boolean;
 }
 
 export interface TestStudent {
@@ -57,7 +60,9 @@ export class TestServer {
     const smtp = await new TestSmtpServer().start();
     const dataDir = await mkdtemp(path.join(tmpdir(), 'lectern-test-'));
     const clock = new FakeClock(options.now ?? OPEN_TIME);
+    const port = options.selfPublicUrl ? await freePort() : 0;
     const config = loadConfig({
+      ...(port && { PUBLIC_URL: `http://127.0.0.1:${port}` }),
       DATA_DIR: dataDir,
       DATABASE_URL: database.url,
       SMTP_URL: smtp.url,
@@ -66,7 +71,7 @@ export class TestServer {
     });
     const runtime = await openRuntime(config, { clock, databaseImage: database.image });
     const app = await buildApp(runtime.ctx, { checkResponses: true, ...options.app });
-    await app.listen({ port: 0, host: '127.0.0.1' });
+    await app.listen({ port, host: '127.0.0.1' });
     return new TestServer(app, runtime.ctx, smtp, clock, runtime, database, dataDir);
   }
 

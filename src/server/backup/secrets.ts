@@ -76,6 +76,8 @@ export function matchSigningKey(given: string, fingerprint: string): Buffer | un
  */
 export const SECRET_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   'public.videos': ['hls_key', 'forensic_secret'],
+  // The school's certificate signing key (sealed under SIGNING_KEY, which such a backup leaves out too).
+  'public.issuer_keys': ['sealed_secret'],
 };
 export const SECRET_TABLES: readonly string[] = ['public.video_keys'];
 

@@ -1,6 +1,7 @@
 /** The command line's operations commands: the doctor, post-deploy migrations, backups and restore, tracing a leaked copy. */
 import { stat } from 'node:fs/promises';
 import { runBackup } from '../backup';
+import { issuerKeyHistory, rotateIssuerKey } from '../certificates/issuer-key';
 import { backupCommand, printBackupSummary, progressPrinter } from '../backup/cli-commands';
 import { openDatabase } from '../db/client';
 import { applyPostDeploy } from '../db/post-deploy';
@@ -109,6 +110,20 @@ export const OPERATIONS_COMMANDS: readonly Command[] = [
       });
       console.log(describeTrace(result));
       return result.kind === 'matched' && result.accused.length ? 0 : 1;
+    },
+  },
+  {
+    name: 'certificates:rotate-key',
+    help: "A new Ed25519 key for the school's certificates (DATA_DIR/issuer.key); certificates signed before keep verifying (did:key)",
+    needs: 'runtime',
+    async run({ ctx }) {
+      const before = (await issuerKeyHistory(ctx))[0]?.did;
+      const key = await rotateIssuerKey(ctx);
+      console.log(`New certificates are signed by ${key.did}${before ? `; ${before} is retired` : ''}.`);
+      console.log(
+        'Back up now: the new key is in the database sealed under SIGNING_KEY, and in DATA_DIR/issuer.key.',
+      );
+      return 0;
     },
   },
 ];

@@ -816,3 +816,65 @@ export const liveClasses = pgTable(
       .where(sql`status <> 'ended'`),
   ],
 );
+
+/**
+ * The school's Ed25519 keys that sign certificates (issue 39), newest active. The working copy of
+ * the active one is DATA_DIR/issuer.key; here each key's did:key stays after a rotation (old
+ * certificates keep verifying) and its secret, sealed under a key derived from SIGNING_KEY, rides
+ * along in backups (left out of one without BACKUP_PASSPHRASE, as the signing key is).
+ */
+export const issuerKeys = pgTable('issuer_keys', {
+  id: id(),
+  did: text('did').notNull().unique(),
+  publicKeyMultibase: text('public_key_multibase').notNull(),
+  sealedSecret: text('sealed_secret'),
+  createdAt: createdAt(),
+  retiredAt: at('retired_at'),
+});
+
+/**
+ * A W3C Bitstring Status List: its bits are the revoked certificates whose index it gave out. Each
+ * list is of one issuer key (a rotation opens a new list), and is signed by it: a verifier that
+ * wants the list's issuer to be the certificate's finds it so, old certificates included.
+ */
+export const credentialStatusLists = pgTable('credential_status_lists', {
+  id: integer('id').primaryKey(),
+  issuerDid: text('issuer_did').notNull(),
+  size: integer('size').notNull(),
+  nextIndex: integer('next_index').notNull().default(0),
+  createdAt: createdAt(),
+});
+
+/**
+ * A certificate of completion: what the PDF prints, frozen at issue, and the signed credential. One
+ * not revoked per student and course (a partial unique index); a reissue revokes the old one.
+ */
+export const certificates = pgTable(
+  'certificates',
+  {
+    id: id(),
+    serial: text('serial').notNull().unique(),
+    studentId: ownedBy('student_id', () => users.id),
+    courseId: ownedBy('course_id', () => courses.id),
+    name: text('name').notNull(),
+    rollno: text('rollno').notNull(),
+    courseName: text('course_name').notNull(),
+    batch: integer('batch').notNull(),
+    issuedAt: at('issued_at').notNull(),
+    statusListId: integer('status_list_id')
+      .notNull()
+      .references(() => credentialStatusLists.id),
+    statusIndex: integer('status_index').notNull(),
+    credential: jsonb('credential').$type<Record<string, unknown>>().notNull(),
+    revokedAt: at('revoked_at'),
+    revokedReason: text('revoked_reason'),
+    revokedBy: uuid('revoked_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    uniqueIndex('certificates_valid_key')
+      .on(t.studentId, t.courseId)
+      .where(sql`${t.revokedAt} IS NULL`),
+    uniqueIndex('certificates_status_key').on(t.statusListId, t.statusIndex),
+    index('certificates_course_idx').on(t.courseId),
+  ],
+);

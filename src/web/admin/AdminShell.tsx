@@ -25,6 +25,7 @@ import {
   adminHome,
   analyticsLink,
   backupsLink,
+  certificatesLink,
   passkeysLink,
   questionsLink,
   courseLinks,
@@ -141,7 +142,7 @@ export function AdminShell({ children }: { children: ReactNode }) {
           {/* Instructors sit in the Courses menu: they are assigned courses, and the top bar is full at 1280 px. */}
           <NavMenu
             label="Courses"
-            links={linksFor(role, [...courseLinks, instructorsLink])}
+            links={linksFor(role, [...courseLinks, instructorsLink, certificatesLink])}
             active={pathname}
           />
           <NavMenu label="Videos" links={linksFor(role, videoLinks)} active={pathname} />
@@ -178,7 +179,15 @@ export function AdminShell({ children }: { children: ReactNode }) {
             [adminHome],
             courseLinks,
             videoLinks,
-            [studentsLink, analyticsLink, questionsLink, traceLink, backupsLink, instructorsLink],
+            [
+              studentsLink,
+              analyticsLink,
+              questionsLink,
+              traceLink,
+              backupsLink,
+              instructorsLink,
+              certificatesLink,
+            ],
             [passkeysLink, accountLink],
           ]
             .map((group) => linksFor(role, group))

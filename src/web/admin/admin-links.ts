@@ -32,6 +32,8 @@ export const questionsLink: AdminLink = { to: '/adminquestions', label: 'Questio
 
 export const instructorsLink: AdminLink = { to: '/admininstructors', label: 'Instructors' };
 
+export const certificatesLink: AdminLink = { to: '/admincertificates', label: 'Certificates' };
+
 /** Who is signed in to the back office (GET /api/admin/auth/admincheck). */
 export type StaffRole = 'admin' | 'instructor';
 

@@ -101,10 +101,13 @@ export const appRoutes = (queryClient: QueryClient): RouteObject[] => [
           adminPage('/adminbackups', () => import('../admin/backups/BackupsPage')),
           adminPage('/adminquestions', () => import('../admin/questions/QuestionQueuePage')),
           adminPage('/admininstructors', () => import('../admin/instructors/InstructorsPage')),
+          adminPage('/admincertificates', () => import('../admin/certificates/CertificatesPage')),
           adminPage('/adminpasskeys', () => import('../admin/login/PasskeysPanel')),
           adminPage('/adminaccount', () => import('../admin/account/AccountPage')),
         ],
       },
+      // Public at any hour, outside the opening-hours gate: an employer checks a certificate here.
+      page('/verify/:serial', () => import('../certificates/VerifyPage')),
       page('/policy', () => import('../ui/info-routes').then((m) => ({ default: m.Policy }))),
       page('/support', () => import('../ui/info-routes').then((m) => ({ default: m.Support }))),
       page('/contact', () => import('../ui/info-routes').then((m) => ({ default: m.Contact }))),

@@ -7,6 +7,7 @@ import { useCourses } from '../api/student';
 import { SearchBox } from '../search/SearchBox';
 import { CardSkeleton } from '../ui/CardSkeleton';
 import { toastOnce } from '../ui/toast';
+import { CertificatesList } from './CertificatesList';
 import { CourseCard } from './CourseCard';
 import { isCourseActive } from './course-access';
 
@@ -76,6 +77,7 @@ export default function DashboardPage() {
       </div>
       <SearchBox />
       {body}
+      <CertificatesList />
       {modalWanted && (
         <Suspense fallback={null}>
           <AccessExpiredModal course={inactive} onClose={() => setInactive(null)} />
