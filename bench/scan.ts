@@ -601,6 +601,19 @@ function plan(ids: Ids): Record<RouteKey, Probe> {
     },
     'GET /api/admin/trace-runs': { path: '/api/admin/trace-runs' },
     'GET /api/admin/trace-runs/:runId': { path: `/api/admin/trace-runs/${ids.unknownId}` },
+    // A class at the demo school's opening (the scan runs with OPEN_HOURS=always), a week out.
+    'POST /api/admin/live-classes': {
+      path: '/api/admin/live-classes',
+      body: { courseId, title: 'Scan class', description: '', startsAt: `${day(7)}T10:30:00Z`, minutes: 30 },
+    },
+    'GET /api/admin/live-classes': { path: '/api/admin/live-classes' },
+    'PATCH /api/admin/live-classes/:classId': {
+      skip: 'PATCH: wapiti sends no PATCH to a target (the authorization matrix and hostile tier send it)',
+    },
+    'DELETE /api/admin/live-classes/:classId': { skip: DELETE_SKIP },
+    'POST /api/admin/live-classes/:classId/key': { path: `/api/admin/live-classes/${ids.unknownId}/key` },
+    'GET /api/courses/:courseId/live-classes': { path: `/api/courses/${courseId}/live-classes` },
+    'GET /api/live-classes/:classId/calendar.ics': { path: `/api/live-classes/${ids.unknownId}/calendar.ics` },
     'GET /api/admin/playback-health': { path: '/api/admin/playback-health' },
     'GET /metrics': { path: '/metrics' },
     'GET /api/admin/backups': { path: '/api/admin/backups', query: { summary: 'true' } },

@@ -67,6 +67,10 @@ export const SERVER_LAYERS = [
       },
       { path: 'learning/', what: "students' notes and questions at a moment of a lecture, staff answers" },
       {
+        path: 'live/',
+        what: 'live classes: scheduling, stream keys, SRT ingest packaged live into the lecture, the recording',
+      },
+      {
         path: 'certificates/',
         what: 'certificates of completion: Open Badges 3.0 credentials (eddsa-rdfc-2022, did:key), the status list, the PDF',
       },

@@ -29,9 +29,9 @@ export type InstructorRight = 'none' | 'own' | 'courses';
 /**
  * What a staff route's ids name. Each belongs to a course: a video (by its id, or `upload`: by the
  * stream URL an upload answered) to its course, or to no course yet; a question or a checkpoint to
- * its video's.
+ * its video's; a live class to its course.
  */
-export type ScopeKind = 'video' | 'upload' | 'course' | 'question' | 'checkpoint';
+export type ScopeKind = 'video' | 'upload' | 'course' | 'question' | 'checkpoint' | 'live-class';
 
 /**
  * A 'courses' route's scope: which input fields (path parameters, body or query fields, as parsed)

@@ -80,6 +80,15 @@ import {
 } from './media';
 import { LivenessResponse, ReadinessResponse } from './health';
 import {
+  AdminLiveClass,
+  AdminLiveClassList,
+  LIVE_CALENDAR_TYPE,
+  LiveClassCreateBody,
+  LiveClassIdParam,
+  LiveClassUpdateBody,
+  StudentLiveClass,
+} from './live';
+import {
   AcceptBody,
   AnswerBody,
   CourseIdParam,
@@ -781,6 +790,51 @@ export const routes = {
     instructor: 'none',
     params: TraceRunParam,
     response: TraceRunResponse,
+  },
+
+  // Live classes (docs/LIVE.md): staff of the course schedule them and see the ingest (stream key);
+  // students list their courses' classes and add one to their calendar. The class's lecture plays
+  // through the stream routes like any other.
+  'POST /api/admin/live-classes': {
+    auth: 'admin',
+    instructor: 'courses',
+    scope: { courseId: 'course' },
+    body: LiveClassCreateBody,
+    response: AdminLiveClass,
+    status: 201,
+  },
+  'GET /api/admin/live-classes': { auth: 'admin', instructor: 'courses', response: AdminLiveClassList },
+  'PATCH /api/admin/live-classes/:classId': {
+    auth: 'admin',
+    instructor: 'courses',
+    scope: { classId: 'live-class' },
+    params: LiveClassIdParam,
+    body: LiveClassUpdateBody,
+    response: AdminLiveClass,
+  },
+  'DELETE /api/admin/live-classes/:classId': {
+    auth: 'admin',
+    instructor: 'courses',
+    scope: { classId: 'live-class' },
+    params: LiveClassIdParam,
+    response: MessageResponse,
+  },
+  'POST /api/admin/live-classes/:classId/key': {
+    auth: 'admin',
+    instructor: 'courses',
+    scope: { classId: 'live-class' },
+    params: LiveClassIdParam,
+    response: AdminLiveClass,
+  },
+  'GET /api/courses/:courseId/live-classes': {
+    auth: 'student',
+    params: CourseIdParam,
+    response: z.array(StudentLiveClass),
+  },
+  'GET /api/live-classes/:classId/calendar.ics': {
+    auth: 'viewer',
+    params: LiveClassIdParam,
+    file: [LIVE_CALENDAR_TYPE],
   },
 
   // Operations (docs/OPERATIONS.md): what players report of playback, and Prometheus's scrape.

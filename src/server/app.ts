@@ -15,6 +15,7 @@ import {
   certificateStudentRoutes,
 } from './certificates/routes';
 import { learningRoutes } from './learning/routes';
+import { liveRoutes } from './live/routes';
 import { playbackRoutes } from './playback/routes';
 import { searchRoutes } from './search/routes';
 import { traceRunRoutes } from './forensic/trace-run-routes';
@@ -174,6 +175,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(learningRoutes, { ...deps, wakeJobs: options.wakeJobs });
   await app.register(checkpointRoutes, { ...deps, completion });
   await app.register(playbackRoutes, deps);
+  await app.register(liveRoutes, deps);
   await app.register(searchRoutes, deps);
   await app.register(thumbnailRoutes, { ctx, auth });
   await app.register(metricsRoutes, deps);

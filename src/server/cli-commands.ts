@@ -5,12 +5,14 @@
  */
 import { ACCOUNT_COMMANDS } from './cli/account-commands';
 import type { Command } from './cli/command';
+import { LIVE_COMMANDS } from './cli/live-commands';
 import { MEDIA_COMMANDS } from './cli/media-commands';
 import { OPERATIONS_COMMANDS } from './cli/operations-commands';
 
 export const COMMANDS: readonly Command[] = [
   ...ACCOUNT_COMMANDS,
   ...MEDIA_COMMANDS,
+  ...LIVE_COMMANDS,
   ...OPERATIONS_COMMANDS,
   {
     name: 'help',

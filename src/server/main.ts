@@ -17,6 +17,8 @@ import { users } from './db/schema';
 import { appUrl, showFirstScreen, type StartFacts } from './first-screen';
 import { jobHandlers, jobTypeLimits, recurringJobs, scheduledChecks } from './wiring/job-registry';
 import { JobRunner } from './jobs/runner';
+import { LiveIngest } from './live/ingest';
+import { createMediaTools } from './storage/ffmpeg';
 import { addDemoLectures } from './media/demo-lectures';
 import { answerMetricsRequests, clusterMetrics } from './metrics/cluster';
 import { startMetricsListener, type MetricsListener } from './metrics/listener';
@@ -58,6 +60,9 @@ async function primary(config: ReturnType<typeof loadConfig>): Promise<void> {
     for (const [type, everyMs] of recurringJobs) runner.every(type, everyMs);
     for (const check of scheduledChecks(ctx)) runner.repeat(check);
   }
+  // Live classes' SRT listeners run beside the job runner (docs/LIVE.md).
+  const live = runner && config.live.ingest ? new LiveIngest(ctx, createMediaTools(config)) : undefined;
+  live?.start();
   // METRICS_PORT belongs to this process: it gathers every HTTP process's metrics with its own.
   const metricsListener = config.metrics.port
     ? await startMetricsListener({ port: config.metrics.port, host: config.metrics.host }, () =>
@@ -74,6 +79,7 @@ async function primary(config: ReturnType<typeof loadConfig>): Promise<void> {
       const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
       await Promise.all([
         runner?.stop(),
+        live?.stop(),
         ...workers.map((w) => new Promise((resolve) => (w.once('exit', resolve), w.process.kill('SIGTERM')))),
       ]);
     },
@@ -142,6 +148,9 @@ async function main(): Promise<void> {
     for (const [type, everyMs] of recurringJobs) runner.every(type, everyMs);
     for (const check of scheduledChecks(ctx)) runner.repeat(check);
   }
+  // Live classes' SRT listeners run beside the job runner (docs/LIVE.md).
+  const live = runner && config.live.ingest ? new LiveIngest(ctx, createMediaTools(config)) : undefined;
+  live?.start();
   let metricsListener: MetricsListener | undefined;
   if (cluster.isWorker) answerMetricsRequests(ctx.metrics.registry);
   else if (config.metrics.port)
@@ -169,7 +178,7 @@ async function main(): Promise<void> {
     drainSeconds: config.shutdownDrainSeconds,
     timeoutSeconds: config.shutdownTimeoutSeconds,
     readiness: app && readiness,
-    stopJobs: runner && (() => runner.stop()),
+    stopJobs: runner && (() => Promise.all([runner.stop(), live?.stop()]).then(() => undefined)),
     closeHttp: app && (() => closeHttp(app)),
     cutHttp: app && (() => app.server.closeAllConnections()),
     closeRest: async () => {

@@ -142,6 +142,7 @@ describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine
     analytics: unknown;
     trace: unknown;
     traceRuns: unknown;
+    liveClasses: unknown;
     code: string;
     certificate: { serial: string; issuer: string; page: unknown };
   };
@@ -219,7 +220,16 @@ describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine
     expect(playback.status).toBe(200);
     const session = playback.body as { code: string };
     await recordTraceRun(server.ctx.db, { admin, videoId, code: session.code, student: viewer.student });
+    // A live class scheduled (its stream key is wrapped under the signing key the backup seals).
+    const scheduled = await adminClient.post('/api/admin/live-classes', {
+      courseId,
+      title: 'Drill live class',
+      startsAt: '2026-03-03T06:00:00.000Z',
+      minutes: 30,
+    });
+    expect(scheduled.status).toBe(201);
     before = {
+      liveClasses: (await adminClient.get('/api/admin/live-classes')).body,
       code: session.code,
       analytics: (await adminClient.get(`/api/admin/analytics/students/${viewer.student.id}`)).body,
       trace: (await adminClient.get(`/api/admin/trace/${session.code}`)).body,
@@ -388,6 +398,8 @@ describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine
       );
       expect((await admin.get(`/api/admin/trace/${before.code}`)).body).toEqual(before.trace);
       expect((await admin.get('/api/admin/trace-runs')).body).toEqual(before.traceRuns);
+      // The class and its stream key, which opens with the restored signing key.
+      expect((await admin.get('/api/admin/live-classes')).body).toEqual(before.liveClasses);
       // The certificate's page answers as before; the issuer key came back from the database into the
       // new DATA_DIR (sealed under the restored signing key), and new certificates are signed with it.
       const page = await new TestClient(restored.url).get(

@@ -10,6 +10,7 @@ import {
 } from './matrix-rows-api';
 import { learningRows } from './matrix-rows-learning';
 import { checkpointRows } from './matrix-rows-checkpoints';
+import { liveRows } from './matrix-rows-live';
 import { certificateRows } from './matrix-rows-certificates';
 import { deleteRows, playbackRows, uploadRows } from './matrix-rows-stream';
 import {
@@ -37,6 +38,7 @@ const MATRIX: Row[] = [
   ...adminApiRows,
   ...learningRows,
   ...checkpointRows,
+  ...liveRows,
   ...certificateRows,
   ...captionRows,
   ...playbackSessionRows,
@@ -97,6 +99,7 @@ const OPEN_TO_OTHER_INSTRUCTORS: RouteKey[] = [
   'GET /api/admin/students',
   'GET /api/admin/questions',
   'GET /api/admin/search',
+  'GET /api/admin/live-classes',
   'POST /stream/upload-chunk',
   'GET /stream/upload-status',
   'POST /stream/upload',

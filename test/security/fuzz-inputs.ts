@@ -222,6 +222,14 @@ export function seedBodies(pool: FuzzPool): Record<string, Record<string, unknow
       required: false,
     },
     'POST /api/checkpoints/:checkpointId/attempts': { answer: [0, 1] },
+    'POST /api/admin/live-classes': {
+      courseId: courseC,
+      title: 'Fuzz class',
+      description: 'D',
+      startsAt: '2026-03-02T10:00:00.000Z',
+      minutes: 30,
+    },
+    'PATCH /api/admin/live-classes/:classId': { title: 'Fuzz class', minutes: 45 },
     'POST /api/admin/certificates/:certificateId/revoke': { reason: 'Fuzz' },
   };
 }

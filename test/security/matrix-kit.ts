@@ -152,6 +152,8 @@ export interface MatrixState {
   learning?: { noteId?: string; questionId?: string; answerId?: string };
   /** Checkpoints on lecture A1 made by each staff role, and one no row deletes (matrix-rows-checkpoints.ts). */
   checkpoints?: { byRole: Partial<Record<Role, string>>; spare?: string };
+  /** The live class the admin scheduled in course A, and its stream key (matrix-rows-live.ts). */
+  live?: { classId?: string; otherClassId?: string; streamKey?: string };
   /** The student's certificate of course A, and one of a graduate outside the world (matrix-rows-certificates.ts). */
   certificates?: { mine: { id: string; serial: string }; graduate: { id: string; serial: string } };
 }

@@ -26,6 +26,11 @@ export const CLI_OPTIONS = {
   video: { type: 'string' },
   origin: { type: 'string' },
   courses: { type: 'string' },
+  course: { type: 'string' },
+  title: { type: 'string' },
+  description: { type: 'string' },
+  starts: { type: 'string' },
+  minutes: { type: 'string' },
 } as const;
 
 type CliValues = ReturnType<

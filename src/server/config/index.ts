@@ -4,7 +4,7 @@
  * gets). Import from here.
  */
 import path from 'node:path';
-import { backupConfig, defaultPublicUrl, s3Config, tlsConfig } from './sections';
+import { backupConfig, defaultPublicUrl, liveConfig, s3Config, tlsConfig } from './sections';
 import { parseSettings, type Settings } from './settings';
 import { ConfigError, type Config } from './types';
 
@@ -37,6 +37,7 @@ export function loadConfig(
     tls: tlsConfig(e),
     publicUrl: e.PUBLIC_URL ?? defaultPublicUrl(e.HOST, e.PORT, Boolean(e.TLS_CERT)),
     backup: backupConfig(e),
+    live: liveConfig(e),
   });
 }
 

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import type { Settings } from './settings';
-import { ConfigError, type BackupConfig, type S3Config, type TlsConfig } from './types';
+import { ConfigError, type BackupConfig, type LiveConfig, type S3Config, type TlsConfig } from './types';
 
 /** Where a browser on this machine reaches the listening address (loopback and "every address" read as localhost). */
 export function defaultPublicUrl(host: string, port: number, https: boolean): string {
@@ -13,6 +13,19 @@ export function defaultPublicUrl(host: string, port: number, https: boolean): st
   const scheme = https ? 'https' : 'http';
   const standard = (https && port === 443) || (!https && port === 80);
   return `${scheme}://${name}${standard ? '' : `:${port}`}`;
+}
+
+/** Live ingest: the encoders' host name is LIVE_INGEST_HOST, else PUBLIC_URL's, else HOST's. */
+export function liveConfig(e: Settings): Readonly<LiveConfig> {
+  const publicHost = new URL(e.PUBLIC_URL ?? defaultPublicUrl(e.HOST, e.PORT, false)).hostname;
+  const ingestHost = e.LIVE_INGEST_HOST ?? publicHost;
+  return Object.freeze({
+    ingest: e.LIVE_INGEST === 'on',
+    srtPorts: e.LIVE_SRT_PORTS,
+    ingestHost,
+    rtmpUrl: e.LIVE_RTMP_URL?.replace(/\/+$/, '') ?? `rtmp://${ingestHost}:1935/live`,
+    reconnectSeconds: e.LIVE_RECONNECT_SECONDS,
+  });
 }
 
 /** Backups go to a folder or a bucket; a bucket target needs credentials (its own, or the media bucket's). */

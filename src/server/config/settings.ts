@@ -46,6 +46,17 @@ const backupSchedule = z.string().transform((value, ctx): BackupSchedule => {
   return { hour: Number(match[1]), minute: Number(match[2]) };
 });
 
+/** `FROM-TO`, two ports (the SRT listeners of live classes). */
+const portRange = z.string().transform((value, ctx): [number, number] => {
+  const match = /^(\d{1,5})-(\d{1,5})$/.exec(value);
+  const [from, to] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
+  if (!match || from < 1 || to > 65_535 || from > to) {
+    ctx.addIssue({ code: 'custom', message: 'expected two ports FROM-TO such as 9710-9799' });
+    return z.NEVER;
+  }
+  return [from, to];
+});
+
 /** An IP address or a CIDR block such as 10.0.0.0/8 or fd00::/8. */
 function isAddressOrCidr(value: string): boolean {
   const [address = '', bits, ...rest] = value.split('/');
@@ -184,6 +195,11 @@ const Env = z.object({
   METRICS_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   METRICS_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
+  LIVE_INGEST: z.enum(['on', 'off']).default('on'),
+  LIVE_SRT_PORTS: portRange.prefault('9710-9799'),
+  LIVE_INGEST_HOST: z.string().min(1).optional(),
+  LIVE_RTMP_URL: z.url({ protocol: /^rtmps?$/ }).optional(),
+  LIVE_RECONNECT_SECONDS: z.coerce.number().min(0.5).max(3600).default(60),
   BACKUP_SCHEDULE: backupSchedule.prefault('03:00'),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(14),
   BACKUP_TARGET: z

@@ -102,10 +102,25 @@ export interface Config {
   shutdownTimeoutSeconds: number;
   /** Prometheus metrics (docs/OPERATIONS.md): on when either way to reach them is set. */
   metrics: Readonly<MetricsConfig>;
+  /** Live classes (docs/LIVE.md). */
+  live: Readonly<LiveConfig>;
   backupSchedule: BackupSchedule;
   /** Backups kept on the target; older ones are pruned after each successful backup. */
   backupKeep: number;
   backup: Readonly<BackupConfig>;
+}
+
+export interface LiveConfig {
+  /** This node runs the SRT listeners of classes about to start and packages their streams (LIVE_INGEST). */
+  ingest: boolean;
+  /** The ports SRT listeners take, one per class not ended. */
+  srtPorts: [from: number, to: number];
+  /** The host name encoders reach (in the srt:// and rtmp:// addresses); the listeners bind to HOST. */
+  ingestHost: string;
+  /** The RTMP server address shown to staff (nginx with the rtmp module in front: docs/LIVE.md). */
+  rtmpUrl: string;
+  /** How long a dropped encoder may take to reconnect before the class's recording gets its end. */
+  reconnectSeconds: number;
 }
 
 export interface MetricsConfig {

@@ -848,6 +848,49 @@ export const courseCompletions = pgTable(
   (t) => linkKey(t.studentId, t.courseId, 'course_completions_course_idx'),
 );
 
+/** Where a live class is (issue 38, docs/LIVE.md): before its stream, streaming, or over (its lecture is the recording). */
+export type LiveClassStatus = 'scheduled' | 'live' | 'ended';
+
+/**
+ * A live class of a course (docs/LIVE.md): the instructor streams into its ingest (SRT with the
+ * class's passphrase, or RTMP through nginx with its stream key) and students watch its lecture,
+ * `video_id`, which is live while the class runs and the recording after it.
+ */
+export const liveClasses = pgTable(
+  'live_classes',
+  {
+    id: id(),
+    courseId: ownedBy('course_id', () => courses.id),
+    /** The lecture the class streams into and records as. */
+    videoId: ownedBy('video_id', () => videos.id),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    startsAt: at('starts_at').notNull(),
+    minutes: integer('minutes').notNull(),
+    /**
+     * The stream key (128 random bits; also the SRT passphrase), wrapped under the signing key for
+     * this class (live/stream-keys.ts): never logged, never in a list's answer to a student.
+     */
+    streamKey: text('stream_key').notNull(),
+    /** The class's own SRT listener port while its ingest is open (unique among classes not ended). */
+    srtPort: integer('srt_port').notNull(),
+    status: text('status').$type<LiveClassStatus>().notNull().default('scheduled'),
+    /** When the first segment arrived, and when the recording got its end. */
+    liveAt: at('live_at'),
+    endedAt: at('ended_at'),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('live_classes_course_idx').on(t.courseId, t.startsAt),
+    uniqueIndex('live_classes_video_idx').on(t.videoId),
+    uniqueIndex('live_classes_srt_port_idx')
+      .on(t.srtPort)
+      .where(sql`status <> 'ended'`),
+  ],
+);
+
 /**
  * The school's Ed25519 keys that sign certificates (issue 39), newest active. The working copy of
  * the active one is DATA_DIR/issuer.key; here each key's did:key stays after a rotation (old

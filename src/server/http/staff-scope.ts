@@ -1,6 +1,7 @@
 import { checkpointMessages } from '../../contract/checkpoints';
 import { instructorMessages } from '../../contract/instructors';
 import { learningMessages } from '../../contract/learning';
+import { liveMessages } from '../../contract/live';
 import { adminMessages } from '../../contract/messages';
 import type { RouteScope, ScopeKind } from '../../contract/route-kit';
 import { forbidden, notFound } from '../errors';
@@ -33,6 +34,7 @@ const NOT_FOUND: Record<ScopeKind, string> = {
   course: adminMessages.courseNotFound,
   question: learningMessages.questionNotFound,
   checkpoint: checkpointMessages.checkpointNotFound,
+  'live-class': liveMessages.notFound,
 };
 
 /**

@@ -61,6 +61,8 @@ const CONTAINERS = 'mov,matroska,mpegts,avi,flv';
 /** The protocols that reach `input` and nothing else: stdin, the scheme of a presigned URL, or a file. */
 function protocolsOf(input: string): string {
   if (input === '-') return 'pipe';
+  // A live class's SRT listener (live/ingest.ts): the class's port on this host, nothing else.
+  if (input.startsWith('srt://')) return 'srt';
   if (input.startsWith('https://')) return 'https,tls,tcp';
   if (input.startsWith('http://')) return 'http,tcp';
   return 'file';
@@ -84,8 +86,11 @@ export function inputArgs(input: string, format?: string): string[] {
 
 export class FfmpegError extends Error {}
 
-/** Presigned URLs are credentials for a while: their query never reaches an error message or a log. */
-export const redactUrls = (text: string) => text.replace(/(https?:\/\/[^\s?]+)\?\S*/g, '$1?…');
+/**
+ * Presigned URLs are credentials for a while, and an SRT address carries its class's passphrase:
+ * their query never reaches an error message or a log.
+ */
+export const redactUrls = (text: string) => text.replace(/((?:https?|srt|rtmps?):\/\/[^\s?]+)\?\S*/g, '$1?…');
 
 interface RawStream {
   codec_type?: string;

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { isUuid } from '../db/ids';
-import { checkpoints, courses, questions, videos } from '../db/schema';
+import { checkpoints, courses, liveClasses, questions, videos } from '../db/schema';
 import type { Owner, OwnerLookup } from '../http/staff-scope';
 import { videoIdFromUrl } from './stream-urls';
 
@@ -50,6 +50,16 @@ export function resourceOwners(db: Db): OwnerLookup {
         .from(checkpoints)
         .innerJoin(videos, eq(videos.id, checkpoints.videoId))
         .where(eq(checkpoints.id, id))
+        .limit(1);
+      return row;
+    },
+    // A live class is its course's (docs/LIVE.md).
+    'live-class': async (id) => {
+      if (!isUuid(id)) return undefined;
+      const [row] = await db
+        .select({ courseId: liveClasses.courseId })
+        .from(liveClasses)
+        .where(eq(liveClasses.id, id))
         .limit(1);
       return row;
     },

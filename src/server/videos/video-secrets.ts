@@ -13,10 +13,11 @@ import { videoKeys, videos } from '../db/schema';
  * `w1.<base64url of iv | tag | ciphertext>`; a row written before wrapping holds plain hex, which
  * is still read, and `wrapStoredSecrets` (run by `migrate:post-deploy` and by a restore) wraps.
  * A database alone (a dump, a stolen disk, a backup) then holds no usable key; with it, the
- * signing key. This module is the only reader and writer of those columns.
+ * signing key. This module is the only reader and writer of those columns (live/stream-keys.ts wraps
+ * the live classes' stream keys with it, bound to the class's id).
  */
 
-export type SecretKind = 'segment-key' | 'forensic-secret';
+export type SecretKind = 'segment-key' | 'forensic-secret' | 'stream-key';
 
 /** Who may read and write video secrets: the database and the install's signing key. */
 export interface SecretContext {

@@ -9,6 +9,7 @@ export const studentKeys = {
   courses: ['student', 'courses'] as const,
   videos: (courseId: string) => ['student', 'videos', courseId] as const,
   rollno: (courseId: string) => ['student', 'rollno', courseId] as const,
+  liveClasses: (courseId: string) => ['student', 'live-classes', courseId] as const,
 };
 
 /** The student portal's queries, shared by the pages' hooks and app/prefetch.ts (which starts them while a page's code loads). */
@@ -45,6 +46,19 @@ export function useCourses() {
 export function useCourseVideos(courseId: string) {
   return useQuery(studentQueries.videos(courseId));
 }
+
+/** GET /api/courses/:courseId/live-classes: the course's live classes, asked again every 30 s (one may go live). */
+export function useLiveClasses(courseId: string) {
+  return useQuery({
+    queryKey: studentKeys.liveClasses(courseId),
+    queryFn: calling('GET /api/courses/:courseId/live-classes', { params: { courseId } }, (r) => r),
+    retry: 1,
+    refetchInterval: 30_000,
+  });
+}
+
+/** Where a class's .ics downloads (the session cookie goes with the link). */
+export const calendarUrl = (classId: string) => `/api/live-classes/${encodeURIComponent(classId)}/calendar.ics`;
 
 /** POST /api/rollno: the roll number the watermark shows. */
 export function useRollno(courseId: string) {

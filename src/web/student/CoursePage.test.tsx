@@ -29,6 +29,7 @@ function routes(overrides: FakeRoutes = {}): FakeRoutes {
     'POST /api/videos': () => ({ body: { videos: VIDEOS } }),
     'POST /api/rollno': () => ({ body: { rollno: 'FS24-017' } }),
     'POST /api/progress': () => ({ body: { progress: { position: 1, watched: 1, completed: false } } }),
+    'GET /api/courses/c1/live-classes': () => ({ body: [] }),
     ...overrides,
   };
 }
@@ -177,5 +178,69 @@ describe('course page', () => {
     expect(await screen.findByText('No videos found or accessible for this account')).toBeInTheDocument();
     expect(screen.getByText('Your access to this course has expired or been revoked.')).toBeInTheDocument();
     expect(screen.queryByRole('navigation', { name: 'Course Playlist' })).not.toBeInTheDocument();
+  });
+
+  it('shows a class live now with Watch live, and upcoming classes with Add to calendar', async () => {
+    const user = userEvent.setup();
+    fakeServer(
+      routes({
+        'GET /api/courses/c1/live-classes': () => ({
+          body: [
+            {
+              _id: 'l1',
+              videoId: 'v3',
+              title: 'Closures, live',
+              startsAt: '2026-03-02T08:00:00.000Z',
+              minutes: 60,
+              status: 'live',
+            },
+            {
+              _id: 'l2',
+              videoId: 'v9',
+              title: 'Async, live',
+              startsAt: '2026-03-03T10:00:00.000Z',
+              minutes: 45,
+              status: 'scheduled',
+            },
+            {
+              _id: 'l0',
+              videoId: 'v8',
+              title: 'Done before',
+              startsAt: '2026-03-01T10:00:00.000Z',
+              minutes: 45,
+              status: 'ended',
+            },
+          ],
+        }),
+      }),
+    );
+    renderCourse();
+    const live = await screen.findByLabelText('Live now: Closures, live');
+    expect(within(live).getByText('Live now')).toBeInTheDocument();
+    const calendar = screen.getByRole('link', { name: 'Add to calendar: Async, live' });
+    expect(calendar).toHaveAttribute('href', '/api/live-classes/l2/calendar.ics');
+    expect(screen.queryByText('Done before')).not.toBeInTheDocument();
+    expect(labelInNameMismatches()).toEqual([]);
+    await user.click(within(live).getByRole('button', { name: 'Watch live' }));
+    expect(await screen.findByRole('heading', { name: 'Git basics' })).toBeInTheDocument();
+  });
+
+  it('says so when there is no live class, and when the list cannot be loaded', async () => {
+    fakeServer(routes());
+    const { unmount } = renderCourse();
+    expect(await screen.findByText('No live classes scheduled.')).toBeInTheDocument();
+    unmount();
+    fakeServer(
+      routes({
+        'GET /api/courses/c1/live-classes': () => ({
+          status: 503,
+          body: { message: 'Lectern is closed right now.' },
+        }),
+      }),
+    );
+    renderCourse();
+    expect(
+      await screen.findByText('Lectern is closed right now.', {}, { timeout: 5000 }),
+    ).toBeInTheDocument();
   });
 });

@@ -14,6 +14,7 @@ import classes from './Course.module.css';
 import { SearchBox } from '../search/SearchBox';
 import { hitFromParam, startFromParam } from '../search/snippet';
 import { LectureCompletionBadges } from './CompletionStatus';
+import { LiveClasses } from './LiveClasses';
 import { PlayNextCard } from './PlayNextCard';
 import { Playlist } from './Playlist';
 import { resumePosition } from './use-watch-progress';
@@ -169,6 +170,7 @@ export default function CoursePage() {
     <Stack gap="md">
       <StudentTrail here={courseName ?? 'Course'} lineClamp={1} />
       <SearchBox courseId={courseId} />
+      <LiveClasses courseId={courseId} onWatch={select} />
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: showPlaylist ? 8 : 12 }}>{main}</Grid.Col>
         {showPlaylist && (

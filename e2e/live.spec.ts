@@ -1,0 +1,127 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFile, mkdir } from 'node:fs/promises';
+import { expect, test } from '@playwright/test';
+import { screenshots } from './lectern';
+import { signInStudent, startOneVideoClass, type OneVideoClass } from './watch-setup';
+
+/** SRT listens on UDP: a range no other spec of this run takes. */
+const BASE = 21_000 + Math.floor(Math.random() * 20_000);
+const SHOTS = '/work/ci-logs/shots';
+
+/**
+ * ffmpeg as the instructor's encoder over SRT (640x360, 15 fps, 2 s keyframes, a tone): a dark gray
+ * picture, so the red of the watermark drawn over it can be counted.
+ */
+function encoder(srtUrl: string, seconds: number): ChildProcess {
+  return spawn(
+    'ffmpeg',
+    [
+      ...['-hide_banner', '-loglevel', 'error', '-re'],
+      ...['-f', 'lavfi', '-i', 'color=c=0x15171c:size=640x360:rate=15'],
+      ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100'],
+      ...[
+        '-t',
+        String(seconds),
+        '-c:v',
+        'libx264',
+        '-preset',
+        'ultrafast',
+        '-g',
+        '30',
+        '-pix_fmt',
+        'yuv420p',
+      ],
+      ...['-c:a', 'aac', '-b:a', '64k', '-f', 'mpegts', srtUrl],
+    ],
+    { stdio: 'ignore' },
+  );
+}
+
+/** Copies the spec's screenshots where the report points (CI keeps them in screenshots/ too). */
+async function keepShots(name: string) {
+  await mkdir(SHOTS, { recursive: true }).catch(() => undefined);
+  for (const label of ['desktop', 'mobile'])
+    await copyFile(`screenshots/${name}-${label}.png`, `${SHOTS}/${name}-${label}.png`).catch(
+      () => undefined,
+    );
+}
+
+test.describe('a live class in the real player', () => {
+  let school: OneVideoClass;
+  let publisher: ChildProcess | undefined;
+
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    school = await startOneVideoClass({
+      course: { name: 'Live JavaScript', description: 'Classes streamed live.', coursecode: 'LIV' },
+      students: [['LIV-024', 'Kavya Menon']],
+      video: { title: 'Before the class', description: 'A recorded lecture.' },
+      env: { LIVE_SRT_PORTS: `${BASE}-${BASE + 3}`, LIVE_RECONNECT_SECONDS: '5' },
+    });
+  });
+  test.afterAll(async () => {
+    publisher?.kill('SIGKILL');
+    await school?.lectern.stop();
+  });
+
+  test('the student sees Live now, watches the live with the watermark and a growing playlist', async ({
+    page,
+  }) => {
+    test.setTimeout(150_000);
+    const { lectern, admin, courseId, students } = school;
+    const scheduled = await admin.client.post('/api/admin/live-classes', {
+      courseId,
+      title: 'Closures, live',
+      description: 'We code together.',
+      startsAt: new Date(Date.now() - 60_000).toISOString(),
+      minutes: 30,
+    });
+    expect(scheduled.status).toBe(201);
+    await admin.client.post('/api/admin/live-classes', {
+      courseId,
+      title: 'Async and await, live',
+      startsAt: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+      minutes: 45,
+    });
+    const srtUrl = String(scheduled.body.ingest.srtUrl).replace('localhost', '127.0.0.1');
+    // The listener opens within a second of the class being due (the ingest looks every 500 ms).
+    await page.waitForTimeout(3000);
+    publisher = encoder(srtUrl, 90);
+
+    await signInStudent(page, lectern, students[0]!);
+    await page.goto(`${lectern.url}/course/${courseId}`);
+    const live = page.getByLabel('Live now: Closures, live');
+    await expect(live).toBeVisible({ timeout: 60_000 });
+    await expect(page.getByRole('link', { name: 'Add to calendar: Async and await, live' })).toBeVisible();
+    await screenshots(page, 'live-course');
+    await keepShots('live-course');
+
+    const playlists: number[] = [];
+    page.on('response', async (res) => {
+      if (!/\/v\d+\/index\.m3u8/.test(res.url()) || res.status() !== 200) return;
+      const text = await res.text().catch(() => '');
+      expect(text).not.toContain('#EXT-X-ENDLIST');
+      playlists.push(text.split('\n').filter((l) => l && !l.startsWith('#')).length);
+    });
+    await live.getByRole('button', { name: 'Watch live' }).click();
+    await expect(page.getByRole('heading', { name: 'Closures, live' })).toBeVisible();
+    const player = page.getByRole('region', { name: /Video player/ });
+    await expect(player).toHaveAttribute('data-state', 'playing', { timeout: 30_000 });
+    // hls.js reloads the live playlist as it grows.
+    await expect.poll(() => playlists.length, { timeout: 30_000 }).toBeGreaterThan(1);
+    await expect.poll(() => Math.max(...playlists) > Math.min(...playlists), { timeout: 30_000 }).toBe(true);
+    // The roll number is burnt into the picture, as on a recorded lecture: red pixels on the gray.
+    const red = () =>
+      page.locator('canvas').evaluate((canvas: HTMLCanvasElement) => {
+        const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+        let count = 0;
+        for (let i = 0; i < data.length; i += 4)
+          if (data[i]! > 110 && data[i]! - Math.max(data[i + 1]!, data[i + 2]!) > 50) count++;
+        return count / (data.length / 4);
+      });
+    await expect.poll(red, { timeout: 20_000 }).toBeGreaterThan(0.002);
+    await expect(page.getByRole('img', { name: /watermark LIV-024/ })).toBeVisible();
+    await screenshots(page, 'live-player');
+    await keepShots('live-player');
+  });
+});

@@ -1,0 +1,164 @@
+import { spawn } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { liveClasses, videos } from '../db/schema';
+import { createMediaTools } from '../storage/ffmpeg';
+import { decryptSegment } from '../media/packaging/segment-keys';
+import { createCourseVia, enrolVia } from '../../../test/support/course-fixtures';
+import { get, playlistUris } from '../../../test/support/delivery';
+import { OPEN_TIME, suiteAdmin, suiteServer } from '../../../test/support/test-server';
+import { LiveIngest } from './ingest';
+
+/** A port range no other suite uses at the same moment (SRT listens on UDP). */
+const BASE = 20_000 + Math.floor(Math.random() * 20_000);
+
+/**
+ * ffmpeg publishing a lavfi test picture (640x480, 15 fps, a keyframe every 2 s, a tone) over SRT
+ * as an encoder would, in real time for `seconds`. Resolves with its exit code.
+ */
+function publish(srtUrl: string, seconds: number): Promise<number> {
+  const child = spawn(
+    'ffmpeg',
+    [
+      ...['-hide_banner', '-loglevel', 'error', '-re'],
+      ...['-f', 'lavfi', '-i', 'testsrc2=size=640x480:rate=15'],
+      ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100'],
+      ...[
+        '-t',
+        String(seconds),
+        '-c:v',
+        'libx264',
+        '-preset',
+        'ultrafast',
+        '-g',
+        '30',
+        '-pix_fmt',
+        'yuv420p',
+      ],
+      ...['-c:a', 'aac', '-b:a', '64k', '-f', 'mpegts', srtUrl],
+    ],
+    { stdio: 'ignore' },
+  );
+  return new Promise((resolve) => child.on('close', (code) => resolve(code ?? -1)));
+}
+
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false>,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('live ingest over SRT', () => {
+  const server = suiteServer({
+    engine: 'pglite',
+    env: {
+      LIVE_SRT_PORTS: `${BASE}-${BASE + 4}`,
+      LIVE_RECONNECT_SECONDS: '2',
+      KEY_ROTATION_SECONDS: '4',
+    },
+  });
+  const admin = suiteAdmin(server);
+  let ingest: LiveIngest | undefined;
+  afterAll(() => ingest?.stop());
+
+  it('refuses a wrong passphrase, packages a live class into growing encrypted playlists for students with access, and ends it after the grace', async () => {
+    const course = await createCourseVia(admin);
+    const { client: student, student: s } = await server.studentClient();
+    const { client: outsider } = await server.studentClient();
+    await enrolVia(admin, course._id, [s.id]);
+    const created = await admin.post('/api/admin/live-classes', {
+      courseId: course._id,
+      title: 'Live over SRT',
+      startsAt: OPEN_TIME,
+      minutes: 60,
+    });
+    expect(created.status).toBe(201);
+    const live = created.body;
+    const srtUrl = live.ingest.srtUrl.replace('localhost', '127.0.0.1');
+
+    ingest = new LiveIngest(server.ctx, createMediaTools(server.ctx.config), 250);
+    ingest.start();
+    await until('the listener', async () => ingest!.active === 1);
+    await new Promise((r) => setTimeout(r, 500)); // ffmpeg opening its socket
+
+    // A wrong passphrase is refused in SRT's handshake: not one byte reaches the class.
+    const wrong = srtUrl.replace(/passphrase=[0-9a-f]+/, 'passphrase=not-the-class-key-0000');
+    expect(await publish(wrong, 3)).not.toBe(0);
+    const [before] = await server.ctx.db.select().from(videos).where(eq(videos.id, live.videoId));
+    expect(before!.status).toBe('processing');
+    expect(before!.renditions).toEqual([]);
+
+    const publishing = publish(srtUrl, 12);
+    const master = `${server.url}/stream/videos/${live.videoId}/master.m3u8`;
+    const masterText = await until('the live master playlist', async () => {
+      const res = await get(master, student.token);
+      return res.status === 200 && (await res.text());
+    });
+    // Both rungs: the copied 480p and the 360p.
+    expect(masterText).toContain('RESOLUTION=640x480');
+    expect(masterText).toContain('RESOLUTION=480x360');
+    const [, status] = await server.ctx.db
+      .select({ status: liveClasses.status })
+      .from(liveClasses)
+      .where(eq(liveClasses.id, live._id))
+      .then((rows) => ['', rows[0]!.status]);
+    expect(status).toBe('live');
+    const listed = await student.get(`/api/courses/${course._id}/live-classes`);
+    expect(listed.body[0]).toMatchObject({ _id: live._id, status: 'live' });
+
+    // A student without access is refused at the master playlist.
+    expect((await get(master, outsider.token)).status).toBe(403);
+
+    const child = playlistUris(masterText, master)[0]!;
+    const first = await (await get(child, student.token)).text();
+    expect(first).not.toContain('#EXT-X-ENDLIST');
+    expect(first).toContain('#EXT-X-PLAYLIST-TYPE:EVENT');
+    expect(first).toMatch(/#EXT-X-PROGRAM-DATE-TIME:\d{4}-\d\d-\d\dT/);
+    const firstCount = playlistUris(first, child).length;
+    // It grows while the encoder sends.
+    const later = await until('a longer playlist', async () => {
+      const text = await (await get(child, student.token)).text();
+      return playlistUris(text, child).length > firstCount && text;
+    });
+
+    // The first segment decrypts with the key the playlist names, into MPEG-TS.
+    const uris = playlistUris(later, child);
+    const keyUri = /#EXT-X-KEY:METHOD=AES-128,URI="([^"]+)"/.exec(later)![1]!;
+    const key = Buffer.from(await (await get(new URL(keyUri, child), student.token)).arrayBuffer());
+    expect(key.length).toBe(16);
+    const segment = Buffer.from(await (await get(uris[0]!, student.token)).arrayBuffer());
+    expect(segment[0]).not.toBe(0x47);
+    const plain = decryptSegment(segment, key, 0);
+    expect(plain[0]).toBe(0x47);
+    expect(plain[188]).toBe(0x47);
+    // The outsider gets no key.
+    expect((await get(new URL(keyUri, child), outsider.token)).status).toBe(403);
+    // Keys rotate: 4 s periods over a class of several seconds.
+    const periods = new Set([...later.matchAll(/URI="[^"]*\/keys\/(\d+)"/g)].map((m) => m[1]));
+    expect(periods.size).toBeGreaterThan(1);
+
+    expect(await publishing).toBe(0);
+    // The encoder stopped: after the 2 s grace the class ends and the playlist gets its end.
+    await until(
+      'the class to end',
+      async () => {
+        const [row] = await server.ctx.db.select().from(liveClasses).where(eq(liveClasses.id, live._id));
+        return row!.status === 'ended';
+      },
+      20_000,
+    );
+    const ended = await (await get(child, student.token)).text();
+    expect(ended).toContain('#EXT-X-ENDLIST');
+    const [video] = await server.ctx.db.select().from(videos).where(eq(videos.id, live.videoId));
+    expect(video!.status).toBe('ready');
+    expect(video!.durationSeconds).toBeGreaterThan(6);
+  }, 90_000);
+});
