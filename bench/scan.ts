@@ -613,7 +613,9 @@ function plan(ids: Ids): Record<RouteKey, Probe> {
     'DELETE /api/admin/live-classes/:classId': { skip: DELETE_SKIP },
     'POST /api/admin/live-classes/:classId/key': { path: `/api/admin/live-classes/${ids.unknownId}/key` },
     'GET /api/courses/:courseId/live-classes': { path: `/api/courses/${courseId}/live-classes` },
-    'GET /api/live-classes/:classId/calendar.ics': { path: `/api/live-classes/${ids.unknownId}/calendar.ics` },
+    'GET /api/live-classes/:classId/calendar.ics': {
+      path: `/api/live-classes/${ids.unknownId}/calendar.ics`,
+    },
     'GET /api/admin/playback-health': { path: '/api/admin/playback-health' },
     'GET /metrics': { path: '/metrics' },
     'GET /api/admin/backups': { path: '/api/admin/backups', query: { summary: 'true' } },

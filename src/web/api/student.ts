@@ -58,7 +58,8 @@ export function useLiveClasses(courseId: string) {
 }
 
 /** Where a class's .ics downloads (the session cookie goes with the link). */
-export const calendarUrl = (classId: string) => `/api/live-classes/${encodeURIComponent(classId)}/calendar.ics`;
+export const calendarUrl = (classId: string) =>
+  `/api/live-classes/${encodeURIComponent(classId)}/calendar.ics`;
 
 /** POST /api/rollno: the roll number the watermark shows. */
 export function useRollno(courseId: string) {
