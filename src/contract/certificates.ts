@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IsoTime, MessageResponse } from './auth';
+import { REVOKE_REASON_MAX_CHARS, certificateMessages } from './certificate-messages';
 
 /**
  * Certificates of completion (issue 39): a PDF and an Open Badges 3.0 credential per student and
@@ -10,29 +11,7 @@ import { IsoTime, MessageResponse } from './auth';
 export const SERIAL_PATTERN = /^LEC(?:-[0-9A-HJKMNP-TV-Z]{4}){3}$/;
 /** Lookups of the public page's JSON per client address and minute; more are answered 429. */
 export const PUBLIC_LOOKUPS_PER_MINUTE = 30;
-export const REVOKE_REASON_MAX_CHARS = 500;
-
-export const certificateMessages = {
-  notFound: 'Certificate not found.',
-  statusListNotFound: 'Status list not found.',
-  noEmail:
-    'This student has no e-mail address: a certificate identifies its holder by their e-mail. Add one, then issue it again.',
-  noRollno: 'This student has no roll number: a certificate prints it. Add one, then issue it again.',
-  reasonInvalid: `Please give a reason (at most ${REVOKE_REASON_MAX_CHARS} characters).`,
-  alreadyRevoked: 'This certificate is already revoked.',
-  revoked: 'Certificate revoked.',
-  reissued: 'Certificate reissued.',
-  tooManyLookups: 'Too many certificate lookups. Please wait a minute.',
-  serialInvalid: 'That is not a certificate serial.',
-  loadFailed: 'Could not load the certificate.',
-  listFailed: 'Could not load certificates.',
-  empty: 'No certificates yet: finish every lecture of a course to get one.',
-  adminEmpty: 'No certificates issued yet.',
-  valid: 'Valid certificate',
-  revokedTitle: 'Revoked certificate',
-  confirmRevoke: 'Revoke this certificate?',
-  reissueReason: 'Reissued',
-} as const;
+export { REVOKE_REASON_MAX_CHARS, certificateMessages } from './certificate-messages';
 
 export type CertificateStatus = 'valid' | 'revoked';
 const Status = z.enum(['valid', 'revoked']);

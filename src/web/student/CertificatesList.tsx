@@ -1,6 +1,6 @@
 import { Alert, Anchor, Badge, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
-import { certificateMessages } from '../../contract/certificates';
+import { certificateMessages } from '../../contract/certificate-messages';
 import { certificatePdfUrl, useMyCertificates } from '../api/certificates';
 
 /** The dashboard's certificates: one per completed course, each a PDF to download and a public page. */
