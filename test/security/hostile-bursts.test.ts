@@ -1,4 +1,4 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -18,6 +18,7 @@ import { heldFactor, PERIOD_MS, totpAt } from '../support/admin-factor';
 import { testEngines } from '../support/databases';
 import { describeWhenReady, redisMissing } from '../support/preconditions';
 import { burst, jsonPost, rawRequest, sendRaw, type RawReply } from '../support/raw-http';
+import { insertFinalizedVideo } from '../support/course-fixtures';
 import { TestServer } from '../support/test-server';
 
 /**
@@ -251,13 +252,15 @@ function suite(label: string, start: () => Promise<TestServer>) {
 
     it(`re-index: a burst of ${BURST} from one admin gets past the limit at most ${REINDEX_PER_ADMIN} times`, async () => {
       const { client } = await server.adminClient();
-      // An unknown video: each request the limit lets through answers 404 (a job is never queued).
-      const path = `/api/admin/videos/${randomUUID()}/index`;
+      // A video still processing: each request the limit lets through answers 409 (a job is never
+      // queued). An unknown id is refused (404) by the route table's scope check before any handler.
+      const video = await insertFinalizedVideo(server);
+      const path = `/api/admin/videos/${video.id}/index`;
       const requests = Array.from({ length: BURST }, () => jsonPost(server.url, path, {}, client.token));
       const replies = await burst(server.url, requests, { from: newClient() });
       const through = replies.filter((r) => r.status !== 429).length;
       console.log(`[burst] ${label} re-index: ${through} of ${BURST} past the limit`, statuses(replies));
-      expect(replies.every((r) => r.status === 404 || r.status === 429)).toBe(true);
+      expect(replies.every((r) => r.status === 409 || r.status === 429)).toBe(true);
       expect(through).toBe(REINDEX_PER_ADMIN);
     });
 

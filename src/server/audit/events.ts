@@ -19,6 +19,20 @@ export interface AccessEvent {
   details?: Record<string, unknown>;
 }
 
+/**
+ * The details with every lone UTF-16 surrogate (a title a client sent as `"\ud800"`) made U+FFFD:
+ * PostgreSQL's jsonb refuses the `\ud800` escape JSON.stringify writes for one, which failed the
+ * whole change with a 500 (the fuzzer, scheduling a live class whose lecture is granted).
+ */
+function wellFormed<T>(value: T): T {
+  // String.prototype.toWellFormed (Node.js 20+) is past this project's TypeScript lib (ES2023).
+  if (typeof value === 'string') return (value as unknown as { toWellFormed(): string }).toWellFormed() as T;
+  if (Array.isArray(value)) return value.map(wellFormed) as T;
+  if (value && typeof value === 'object' && !(value instanceof Date))
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wellFormed(v)])) as T;
+  return value;
+}
+
 /** Writes one audit row per access change, in the caller's transaction. */
 export async function recordAccessEvents(db: Db, at: Date, events: AccessEvent[]): Promise<void> {
   if (events.length === 0) return;
@@ -33,7 +47,9 @@ export async function recordAccessEvents(db: Db, at: Date, events: AccessEvent[]
       oldExpiration: e.oldExpiration ?? null,
       newExpiration: e.newExpiration ?? null,
       reason: e.reason ?? null,
-      details: e.videoTitle !== undefined ? { ...e.details, videoTitle: e.videoTitle } : (e.details ?? null),
+      details: wellFormed(
+        e.videoTitle !== undefined ? { ...e.details, videoTitle: e.videoTitle } : (e.details ?? null),
+      ),
     })),
   );
 }
