@@ -18,7 +18,13 @@ import { FakeClock } from '../../src/server/clock';
 import { loadConfig } from '../../src/server/config';
 import type { TraceResult } from '../../src/contract/trace-runs';
 import type { Db } from '../../src/server/db/client';
-import { auditEvents, traceRuns, users, videoKeys as videoKeysTable } from '../../src/server/db/schema';
+import {
+  auditEvents,
+  liveAttendance,
+  traceRuns,
+  users,
+  videoKeys as videoKeysTable,
+} from '../../src/server/db/schema';
 import { openRuntime, type Runtime } from '../../src/server/runtime';
 import { openSegmentKey } from '../../src/server/videos/video-secrets';
 import { issuerKey } from '../../src/server/certificates/issuer-key';
@@ -143,6 +149,7 @@ describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine
     trace: unknown;
     traceRuns: unknown;
     liveClasses: unknown;
+    attendance: { path: string; body: unknown };
     code: string;
     certificate: { serial: string; issuer: string; page: unknown };
   };
@@ -228,8 +235,18 @@ describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine
       minutes: 30,
     });
     expect(scheduled.status).toBe(201);
+    // Its attendance: the student joined and watched (live/attendance.ts writes this row).
+    await server.ctx.db.insert(liveAttendance).values({
+      classId: scheduled.body._id,
+      studentId: viewer.student.id,
+      joinedAt: new Date('2026-03-03T06:01:00.000Z'),
+      liveSeconds: 1200,
+      recordingSeconds: 300,
+    });
+    const attendancePath = `/api/admin/live-classes/${scheduled.body._id}/attendance`;
     before = {
       liveClasses: (await adminClient.get('/api/admin/live-classes')).body,
+      attendance: { path: attendancePath, body: (await adminClient.get(attendancePath)).body },
       code: session.code,
       analytics: (await adminClient.get(`/api/admin/analytics/students/${viewer.student.id}`)).body,
       trace: (await adminClient.get(`/api/admin/trace/${session.code}`)).body,
@@ -400,6 +417,9 @@ describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine
       expect((await admin.get('/api/admin/trace-runs')).body).toEqual(before.traceRuns);
       // The class and its stream key, which opens with the restored signing key.
       expect((await admin.get('/api/admin/live-classes')).body).toEqual(before.liveClasses);
+      // Who attended it.
+      expect(before.attendance.body).toMatchObject({ summary: { joined: 1 } });
+      expect((await admin.get(before.attendance.path)).body).toEqual(before.attendance.body);
       // The certificate's page answers as before; the issuer key came back from the database into the
       // new DATA_DIR (sealed under the restored signing key), and new certificates are signed with it.
       const page = await new TestClient(restored.url).get(

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { liveClasses, videos } from '../db/schema';
 import { createMediaTools } from '../storage/ffmpeg';
 import { decryptSegment } from '../media/packaging/segment-keys';
-import { createCourseVia, enrolVia } from '../../../test/support/course-fixtures';
+import { createCourseVia, enrolVia, scheduleClassVia } from '../../../test/support/course-fixtures';
 import { get, playlistUris } from '../../../test/support/delivery';
 import { OPEN_TIME, suiteAdmin, suiteServer } from '../../../test/support/test-server';
 import { LiveIngest } from './ingest';
@@ -74,12 +74,7 @@ describe('live ingest over SRT', () => {
     const { client: student, student: s } = await server.studentClient();
     const { client: outsider } = await server.studentClient();
     await enrolVia(admin, course._id, [s.id]);
-    const created = await admin.post('/api/admin/live-classes', {
-      courseId: course._id,
-      title: 'Live over SRT',
-      startsAt: OPEN_TIME,
-      minutes: 60,
-    });
+    const created = await scheduleClassVia(admin, course._id, OPEN_TIME, { title: 'Live over SRT' });
     expect(created.status).toBe(201);
     const live = created.body;
     const srtUrl = live.ingest.srtUrl.replace('localhost', '127.0.0.1');
