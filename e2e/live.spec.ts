@@ -1,6 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { copyFile, mkdir } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
+import { liveEncoder } from '../test/support/live-encoder';
 import { adminShots, adminSignIn } from './admin-setup';
 import { screenshots } from './lectern';
 import { signInStudent, startOneVideoClass, type OneVideoClass } from './watch-setup';
@@ -14,28 +15,7 @@ const SHOTS = '/work/ci-logs/shots';
  * picture, so the red of the watermark drawn over it can be counted.
  */
 function encoder(srtUrl: string, seconds: number): ChildProcess {
-  return spawn(
-    'ffmpeg',
-    [
-      ...['-hide_banner', '-loglevel', 'error', '-re'],
-      ...['-f', 'lavfi', '-i', 'color=c=0x15171c:size=640x360:rate=15'],
-      ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100'],
-      ...[
-        '-t',
-        String(seconds),
-        '-c:v',
-        'libx264',
-        '-preset',
-        'ultrafast',
-        '-g',
-        '30',
-        '-pix_fmt',
-        'yuv420p',
-      ],
-      ...['-c:a', 'aac', '-b:a', '64k', '-f', 'mpegts', srtUrl],
-    ],
-    { stdio: 'ignore' },
-  );
+  return liveEncoder(srtUrl, 'color=c=0x15171c:size=640x360:rate=15', seconds);
 }
 
 /** Copies the spec's screenshots where the report points (CI keeps them in screenshots/ too). */

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { liveClasses, videos } from '../db/schema';
 import { createMediaTools } from '../storage/ffmpeg';
 import { decryptSegment } from '../media/packaging/segment-keys';
 import { createCourseVia, enrolVia, scheduleClassVia } from '../../../test/support/course-fixtures';
+import { liveEncoder } from '../../../test/support/live-encoder';
 import { get, playlistUris } from '../../../test/support/delivery';
 import { OPEN_TIME, suiteAdmin, suiteServer } from '../../../test/support/test-server';
 import { LiveIngest } from './ingest';
@@ -17,28 +17,7 @@ const BASE = 20_000 + Math.floor(Math.random() * 20_000);
  * as an encoder would, in real time for `seconds`. Resolves with its exit code.
  */
 function publish(srtUrl: string, seconds: number): Promise<number> {
-  const child = spawn(
-    'ffmpeg',
-    [
-      ...['-hide_banner', '-loglevel', 'error', '-re'],
-      ...['-f', 'lavfi', '-i', 'testsrc2=size=640x480:rate=15'],
-      ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100'],
-      ...[
-        '-t',
-        String(seconds),
-        '-c:v',
-        'libx264',
-        '-preset',
-        'ultrafast',
-        '-g',
-        '30',
-        '-pix_fmt',
-        'yuv420p',
-      ],
-      ...['-c:a', 'aac', '-b:a', '64k', '-f', 'mpegts', srtUrl],
-    ],
-    { stdio: 'ignore' },
-  );
+  const child = liveEncoder(srtUrl, 'testsrc2=size=640x480:rate=15', seconds);
   return new Promise((resolve) => child.on('close', (code) => resolve(code ?? -1)));
 }
 
