@@ -612,6 +612,10 @@ function plan(ids: Ids): Record<RouteKey, Probe> {
     },
     'DELETE /api/admin/live-classes/:classId': { skip: DELETE_SKIP },
     'POST /api/admin/live-classes/:classId/key': { path: `/api/admin/live-classes/${ids.unknownId}/key` },
+    'GET /api/admin/live-classes/:classId/attendance': {
+      path: `/api/admin/live-classes/${ids.unknownId}/attendance`,
+      query: { format: 'csv' },
+    },
     'GET /api/courses/:courseId/live-classes': { path: `/api/courses/${courseId}/live-classes` },
     'GET /api/live-classes/:classId/calendar.ics': {
       path: `/api/live-classes/${ids.unknownId}/calendar.ics`,

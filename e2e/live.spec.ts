@@ -1,6 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { copyFile, mkdir } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
+import { liveEncoder } from '../test/support/live-encoder';
+import { adminShots, adminSignIn } from './admin-setup';
 import { screenshots } from './lectern';
 import { signInStudent, startOneVideoClass, type OneVideoClass } from './watch-setup';
 
@@ -13,28 +15,7 @@ const SHOTS = '/work/ci-logs/shots';
  * picture, so the red of the watermark drawn over it can be counted.
  */
 function encoder(srtUrl: string, seconds: number): ChildProcess {
-  return spawn(
-    'ffmpeg',
-    [
-      ...['-hide_banner', '-loglevel', 'error', '-re'],
-      ...['-f', 'lavfi', '-i', 'color=c=0x15171c:size=640x360:rate=15'],
-      ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100'],
-      ...[
-        '-t',
-        String(seconds),
-        '-c:v',
-        'libx264',
-        '-preset',
-        'ultrafast',
-        '-g',
-        '30',
-        '-pix_fmt',
-        'yuv420p',
-      ],
-      ...['-c:a', 'aac', '-b:a', '64k', '-f', 'mpegts', srtUrl],
-    ],
-    { stdio: 'ignore' },
-  );
+  return liveEncoder(srtUrl, 'color=c=0x15171c:size=640x360:rate=15', seconds);
 }
 
 /** Copies the spec's screenshots where the report points (CI keeps them in screenshots/ too). */
@@ -46,7 +27,7 @@ async function keepShots(name: string) {
     );
 }
 
-test.describe('a live class in the real player', () => {
+test.describe.serial('a live class in the real player', () => {
   let school: OneVideoClass;
   let publisher: ChildProcess | undefined;
 
@@ -67,7 +48,7 @@ test.describe('a live class in the real player', () => {
   test('the student sees Live now, watches the live with the watermark and a growing playlist', async ({
     page,
   }) => {
-    test.setTimeout(150_000);
+    test.setTimeout(240_000);
     const { lectern, admin, courseId, students } = school;
     const scheduled = await admin.client.post('/api/admin/live-classes', {
       courseId,
@@ -86,7 +67,7 @@ test.describe('a live class in the real player', () => {
     const srtUrl = String(scheduled.body.ingest.srtUrl).replace('localhost', '127.0.0.1');
     // The listener opens within a second of the class being due (the ingest looks every 500 ms).
     await page.waitForTimeout(3000);
-    publisher = encoder(srtUrl, 90);
+    publisher = encoder(srtUrl, 150);
 
     await signInStudent(page, lectern, students[0]!);
     await page.goto(`${lectern.url}/course/${courseId}`);
@@ -121,7 +102,84 @@ test.describe('a live class in the real player', () => {
       });
     await expect.poll(red, { timeout: 20_000 }).toBeGreaterThan(0.002);
     await expect(page.getByRole('img', { name: /watermark LIV-024/ })).toBeVisible();
+    // The LIVE badge while the playlist has no end.
+    await expect(player.getByRole('status').filter({ hasText: 'LIVE' })).toBeVisible();
+    await expect(player).toHaveAttribute('data-live', 'true');
     await screenshots(page, 'live-player');
     await keepShots('live-player');
+
+    // Paused, the viewer falls behind the edge: "Back to live" takes them there.
+    await player.focus();
+    await page.keyboard.press('Space');
+    await expect(player).toHaveAttribute('data-state', 'paused');
+    const back = player.getByRole('button', { name: 'Back to live' });
+    await expect(back).toBeVisible({ timeout: 30_000 });
+    await back.click();
+    await expect(back).toBeHidden({ timeout: 10_000 });
+    await expect(player).toHaveAttribute('data-state', 'playing', { timeout: 20_000 });
+
+    // The dashboard shows the class live now, with Watch live into it.
+    await page.goto(`${lectern.url}/dashboard`);
+    const now = page.getByRole('region', { name: 'Live now' });
+    await expect(now.getByRole('link', { name: 'Watch live: Closures, live' })).toBeVisible({
+      timeout: 30_000,
+    });
+    await screenshots(page, 'live-dashboard');
+    await keepShots('live-dashboard');
+  });
+
+  test('staff schedule a class on the back-office screen, see its ingest and who attended', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    const { lectern } = school;
+    await adminSignIn(page, lectern);
+    await page.goto(`${lectern.url}/adminlive`);
+    await expect(page.getByRole('heading', { name: 'Live classes', level: 1 })).toBeVisible();
+    // The class the student watched above, live or over by now.
+    await expect(page.getByRole('link', { name: 'Closures, live' })).toBeVisible();
+
+    // Scheduled from the keyboard: the course picked by typing, the start typed into its field.
+    await page.getByRole('combobox', { name: 'Course' }).fill('Live Java');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.getByRole('textbox', { name: 'Title' }).fill('Office hours, live');
+    await page.getByRole('textbox', { name: 'Description' }).fill('Bring your questions.');
+    const start = await page.evaluate(() => {
+      const d = new Date(Date.now() + 3 * 86_400_000);
+      const two = (n: number) => String(n).padStart(2, '0');
+      return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T11:00`;
+    });
+    await page.getByLabel('Starts at').fill(start);
+    await page.getByRole('button', { name: 'Schedule class' }).click();
+    const upcoming = page.getByRole('region', { name: /Upcoming/ });
+    await expect(upcoming.getByRole('link', { name: 'Office hours, live' })).toBeVisible();
+    await adminShots(page, 'live-schedule');
+
+    await upcoming.getByRole('link', { name: 'Office hours, live' }).click();
+    await expect(page.getByRole('heading', { name: 'Office hours, live', level: 1 })).toBeVisible();
+    const key = page.getByTestId('ingest-Stream key');
+    await expect(key).not.toHaveText(/[0-9a-f]{32}/);
+    await page.getByRole('button', { name: 'Show the key' }).click();
+    await expect(key).toHaveText(/^[0-9a-f]{32}$/);
+    const before = await key.innerText();
+    await page.getByRole('button', { name: 'New stream key' }).click();
+    await page
+      .getByRole('dialog', { name: 'Set a new stream key?' })
+      .getByRole('button', { name: 'New key' })
+      .click();
+    await expect(key).not.toHaveText(before);
+
+    // The class watched above: the student joined it live.
+    await page.goto(`${lectern.url}/adminlive`);
+    await page.getByRole('link', { name: 'Closures, live' }).click();
+    const attendance = page.getByRole('region', { name: 'Attendance' });
+    const kavya = attendance.getByRole('row', { name: /Kavya Menon/ });
+    await expect(kavya).toBeVisible();
+    await expect(kavya).not.toContainText('No');
+    await expect(attendance.getByTestId('attendance-summary')).toContainText('1 of 1 student joined live');
+    await adminShots(page, 'live-attendance');
+    await keepShots('live-schedule');
+    await keepShots('live-attendance');
   });
 });

@@ -88,6 +88,7 @@ import {
   LiveClassUpdateBody,
   StudentLiveClass,
 } from './live';
+import { LiveAttendanceQuery, LiveAttendanceResponse } from './live-attendance';
 import {
   AcceptBody,
   AnswerBody,
@@ -825,6 +826,16 @@ export const routes = {
     scope: { classId: 'live-class' },
     params: LiveClassIdParam,
     response: AdminLiveClass,
+  },
+  // Attendance (docs/LIVE.md "Attendance"); ?format=csv downloads the same answer.
+  'GET /api/admin/live-classes/:classId/attendance': {
+    auth: 'admin',
+    instructor: 'courses',
+    scope: { classId: 'live-class' },
+    params: LiveClassIdParam,
+    query: LiveAttendanceQuery,
+    response: LiveAttendanceResponse,
+    download: ANALYTICS_DOWNLOADS,
   },
   'GET /api/courses/:courseId/live-classes': {
     auth: 'student',

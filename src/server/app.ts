@@ -16,6 +16,7 @@ import {
 } from './certificates/routes';
 import { learningRoutes } from './learning/routes';
 import { liveRoutes } from './live/routes';
+import { liveAttendanceRoutes, withLiveJoin, withLivePlay } from './live/attendance-routes';
 import { playbackRoutes } from './playback/routes';
 import { searchRoutes } from './search/routes';
 import { traceRunRoutes } from './forensic/trace-run-routes';
@@ -143,7 +144,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await studentApi.register(courseStudentRoutes, deps);
       await studentApi.register(progressRoutes, {
         ...deps,
-        gate: checkpointProgressGate(ctx, completion),
+        gate: withLivePlay(ctx, checkpointProgressGate(ctx, completion)),
       });
       await studentApi.register(certificateStudentRoutes, deps);
     },
@@ -176,6 +177,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(checkpointRoutes, { ...deps, completion });
   await app.register(playbackRoutes, deps);
   await app.register(liveRoutes, deps);
+  await app.register(liveAttendanceRoutes, deps);
   await app.register(searchRoutes, deps);
   await app.register(thumbnailRoutes, { ctx, auth });
   await app.register(metricsRoutes, deps);
@@ -184,7 +186,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     ctx,
     auth,
     wakeJobs: options.wakeJobs,
-    keyHold: checkpointKeyHold(ctx),
+    keyHold: withLiveJoin(ctx, checkpointKeyHold(ctx)),
     observeFastPath:
       observe && ((method, status, seconds) => observe(SEGMENT_ROUTE, method, status, seconds)),
   });

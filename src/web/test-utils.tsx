@@ -5,6 +5,7 @@ import { render } from '@testing-library/react';
 import type { ReactElement, RefObject } from 'react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { vi } from 'vitest';
+import type { AdminCourse } from '../contract/courses';
 import type { Note, Question } from '../contract/learning';
 import { createQueryClient } from './api/query-client';
 import { theme } from './app/theme';
@@ -223,4 +224,20 @@ export function labelInNameMismatches(root: ParentNode = document.body): string[
     if (!curated(name).includes(text)) found.push(`"${name}" lacks "${control.textContent?.trim()}"`);
   }
   return found;
+}
+
+/** A course as the admin course lists answer it: batch 4, this year, 2 videos and 10 students unless given. */
+export function testCourse(
+  fields: Pick<AdminCourse, '_id' | 'name' | 'coursecode'> & Partial<AdminCourse>,
+): AdminCourse {
+  return {
+    batch: 4,
+    description: '',
+    thumbnail: null,
+    startdate: '2026-01-05',
+    enddate: '2026-12-18',
+    totalvideos: 2,
+    totalstudents: 10,
+    ...fields,
+  };
 }

@@ -18,7 +18,13 @@ import { FakeClock } from '../../src/server/clock';
 import { loadConfig } from '../../src/server/config';
 import type { TraceResult } from '../../src/contract/trace-runs';
 import type { Db } from '../../src/server/db/client';
-import { auditEvents, traceRuns, users, videoKeys as videoKeysTable } from '../../src/server/db/schema';
+import {
+  auditEvents,
+  liveAttendance,
+  traceRuns,
+  users,
+  videoKeys as videoKeysTable,
+} from '../../src/server/db/schema';
 import { openRuntime, type Runtime } from '../../src/server/runtime';
 import { openSegmentKey } from '../../src/server/videos/video-secrets';
 import { issuerKey } from '../../src/server/certificates/issuer-key';
@@ -143,6 +149,7 @@ describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine
     trace: unknown;
     traceRuns: unknown;
     liveClasses: unknown;
+    attendance: { path: string; row: unknown };
     code: string;
     certificate: { serial: string; issuer: string; page: unknown };
   };
@@ -228,8 +235,21 @@ describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine
       minutes: 30,
     });
     expect(scheduled.status).toBe(201);
+    // Its attendance: the student joined and watched (live/attendance.ts writes this row).
+    await server.ctx.db.insert(liveAttendance).values({
+      classId: scheduled.body._id,
+      studentId: viewer.student.id,
+      joinedAt: new Date('2026-03-03T06:01:00.000Z'),
+      liveSeconds: 1200,
+      recordingSeconds: 300,
+    });
+    const attendancePath = `/api/admin/live-classes/${scheduled.body._id}/attendance`;
     before = {
       liveClasses: (await adminClient.get('/api/admin/live-classes')).body,
+      attendance: {
+        path: attendancePath,
+        row: await attendanceOf(adminClient, attendancePath, viewer.student.id),
+      },
       code: session.code,
       analytics: (await adminClient.get(`/api/admin/analytics/students/${viewer.student.id}`)).body,
       trace: (await adminClient.get(`/api/admin/trace/${session.code}`)).body,
@@ -400,6 +420,11 @@ describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine
       expect((await admin.get('/api/admin/trace-runs')).body).toEqual(before.traceRuns);
       // The class and its stream key, which opens with the restored signing key.
       expect((await admin.get('/api/admin/live-classes')).body).toEqual(before.liveClasses);
+      // Who attended it.
+      expect(before.attendance.row).toMatchObject({ joinedAt: '2026-03-03T06:01:00.000Z', liveMinutes: 20 });
+      expect(await attendanceOf(admin, before.attendance.path, viewer.student.id)).toEqual(
+        before.attendance.row,
+      );
       // The certificate's page answers as before; the issuer key came back from the database into the
       // new DATA_DIR (sealed under the restored signing key), and new certificates are signed with it.
       const page = await new TestClient(restored.url).get(
@@ -547,3 +572,9 @@ describe('a damaged backup or a wrong passphrase', () => {
     expect((error as Error).message).toMatch(/^This install is not empty \(.*--replace/);
   });
 });
+
+/** One student's row of a live class's attendance (the drill enrols more students after it is read). */
+async function attendanceOf(client: TestClient, path: string, studentId: string) {
+  const { body } = await client.get(path);
+  return (body.students as { studentId: string }[]).find((s) => s.studentId === studentId);
+}

@@ -97,6 +97,7 @@ const THEIR_COURSES: RouteKey[] = [
   'PATCH /api/admin/live-classes/:classId',
   'DELETE /api/admin/live-classes/:classId',
   'POST /api/admin/live-classes/:classId/key',
+  'GET /api/admin/live-classes/:classId/attendance',
   'POST /stream/upload-chunk',
   'GET /stream/upload-status',
   'POST /stream/upload',
@@ -150,4 +151,5 @@ export const SCOPED_ROUTES: ReadonlyMap<string, Readonly<Record<string, string>>
   ['PATCH /api/admin/live-classes/:classId', { classId: 'live-class' }],
   ['DELETE /api/admin/live-classes/:classId', { classId: 'live-class' }],
   ['POST /api/admin/live-classes/:classId/key', { classId: 'live-class' }],
+  ['GET /api/admin/live-classes/:classId/attendance', { classId: 'live-class' }],
 ]);

@@ -134,6 +134,32 @@ export const liveRows: Row[] = [
     ],
   },
   {
+    route: 'GET /api/admin/live-classes/:classId/attendance',
+    cases: [
+      {
+        request: (_w, _r, state) => get(`/api/admin/live-classes/${classOf(state)}/attendance`),
+        expect: courseAStaff(200),
+        check: (reply, role, _w, state) => {
+          noKeyFor(role, reply.text, state);
+          if (reply.status === 200) expect(reply.json.class._id).toBe(classOf(state));
+        },
+      },
+      {
+        name: 'as CSV',
+        request: (_w, _r, state) => get(`/api/admin/live-classes/${classOf(state)}/attendance?format=csv`),
+        expect: courseAStaff(200),
+        check: (reply) => {
+          if (reply.status === 200) expect(reply.text).toContain('Roll number,Name,Username');
+        },
+      },
+      {
+        name: 'no such class',
+        request: () => get(`/api/admin/live-classes/${UNKNOWN}/attendance`),
+        expect: nothing,
+      },
+    ],
+  },
+  {
     route: 'GET /api/courses/:courseId/live-classes',
     cases: [
       {

@@ -58,3 +58,22 @@ export async function auditOf(server: TestServer, studentId: string) {
   const rows = await server.ctx.db.select().from(auditEvents).where(eq(auditEvents.studentId, studentId));
   return rows.sort((a, b) => a.at.getTime() - b.at.getTime());
 }
+
+/**
+ * POSTs a live class of `courseId` (docs/LIVE.md) by `client` (an admin or an instructor): 60
+ * minutes titled "Closures, live" unless `fields` say otherwise. Answers the response, refusals too.
+ */
+export function scheduleClassVia(
+  client: TestClient,
+  courseId: string,
+  startsAt: string,
+  fields: Record<string, unknown> = {},
+) {
+  return client.post('/api/admin/live-classes', {
+    courseId,
+    title: 'Closures, live',
+    startsAt,
+    minutes: 60,
+    ...fields,
+  });
+}

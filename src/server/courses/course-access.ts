@@ -3,6 +3,7 @@ import { courseAccess } from '../../contract/access-policy';
 import { adminMessages } from '../../contract/messages';
 import { recordAccessEvents, type AccessEvent } from '../audit/events';
 import type { Db } from '../db/client';
+import { isUuid } from '../db/ids';
 import { enrollments } from '../db/schema';
 import { badRequest, conflict, notFound } from '../errors';
 import { requireStudents } from '../accounts/users';
@@ -99,9 +100,50 @@ export async function grantCourseAccess(
         details: input.days ? { days: input.days } : { explicitExpiry: true },
       })),
     );
+    await grantLiveClassLectures(tx, actorId, course.id, studentIds, now);
     const byStudent = new Map(rows.map((r) => [r.studentId, r]));
     return planned.map((p) => ({ enrollment: byStudent.get(p.studentId)!, action: p.action }));
   });
+}
+
+/**
+ * The lectures of the course's live classes (docs/LIVE.md), granted to students given access after
+ * the class was scheduled (those enrolled then got it with the class); each new grant audited as
+ * any other. Inside the caller's transaction.
+ */
+async function grantLiveClassLectures(
+  tx: Db,
+  actorId: string,
+  courseId: string,
+  studentIds: string[],
+  now: Date,
+) {
+  if (studentIds.length === 0) return;
+  const at = now.toISOString();
+  const { rows } = await tx.execute<{ video_id: string; student_id: string; title: string }>(sql`
+    with granted as (
+      insert into video_access (video_id, student_id, created_at, granted_by)
+      select lc.video_id, s.id, ${at}::timestamptz, ${isUuid(actorId) ? actorId : null}::uuid
+      from live_classes lc
+      join videos v on v.id = lc.video_id and v.course_id = lc.course_id
+      cross join unnest(${`{${studentIds.join(',')}}`}::uuid[]) as s(id)
+      where lc.course_id = ${courseId}::uuid
+      on conflict do nothing
+      returning video_id, student_id
+    )
+    select g.video_id, g.student_id, v.title from granted g join videos v on v.id = g.video_id`);
+  await recordAccessEvents(
+    tx,
+    now,
+    rows.map((g): AccessEvent => ({
+      action: 'video.grant',
+      actorId,
+      studentId: g.student_id,
+      courseId,
+      videoId: g.video_id,
+      videoTitle: g.title,
+    })),
+  );
 }
 
 /** Revokes one student's course access with a reason; the expiry is kept. Audited. */

@@ -892,6 +892,53 @@ export const liveClasses = pgTable(
 );
 
 /**
+ * Who attended a live class (docs/LIVE.md "Attendance"): when the student first fetched a key of the
+ * live stream, and the seconds they played while it was live and of its recording afterwards (from
+ * their progress saves). One row per class and student, made by the first of these.
+ */
+export const liveAttendance = pgTable(
+  'live_attendance',
+  {
+    classId: ownedBy('class_id', () => liveClasses.id),
+    studentId: ownedBy('student_id', () => users.id),
+    joinedAt: at('joined_at'),
+    liveSeconds: doublePrecision('live_seconds').notNull().default(0),
+    recordingSeconds: doublePrecision('recording_seconds').notNull().default(0),
+    updatedAt: updatedAt(),
+  },
+  (t) => linkKey(t.classId, t.studentId, 'live_attendance_student_idx'),
+);
+
+/** Which mail of a live class a reminder row stands for (live/reminders.ts). */
+export type LiveMailKind = 'day' | 'hour' | 'update' | 'cancel';
+
+/**
+ * The mails of live classes to their students (live/reminders.ts): each row is claimed (inserted)
+ * before its mail is sent, so a mail goes out once however many nodes run the job; a failed send
+ * removes its claim for the next run. `starts_at`/`minutes` are the time the mail told, so a class
+ * moved since sends an update. No reference to the class: its cancellation outlives it.
+ */
+export const liveClassMails = pgTable(
+  'live_class_mails',
+  {
+    classId: uuid('class_id').notNull(),
+    studentId: ownedBy('student_id', () => users.id),
+    kind: text('kind').$type<LiveMailKind>().notNull(),
+    /** The calendar SEQUENCE the mail's .ics carried (0 for a mail without one). */
+    sequence: bigint('sequence', { mode: 'number' }).notNull(),
+    startsAt: at('starts_at').notNull(),
+    minutes: integer('minutes').notNull(),
+    /** Whether the mail carried the class's .ics (the student's calendar holds it). */
+    withCalendar: boolean('with_calendar').notNull(),
+    claimedAt: at('claimed_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.classId, t.studentId, t.kind, t.sequence] }),
+    index('live_class_mails_student_idx').on(t.studentId),
+  ],
+);
+
+/**
  * The school's Ed25519 keys that sign certificates (issue 39), newest active. The working copy of
  * the active one is DATA_DIR/issuer.key; here each key's did:key stays after a rotation (old
  * certificates keep verifying) and its secret, sealed under a key derived from SIGNING_KEY, rides

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { liveMessages } from '../../contract/live';
 import { liveClasses, users } from '../db/schema';
 import { testEngines } from '../../../test/support/databases';
-import { createCourseVia, enrolVia, UNKNOWN } from '../../../test/support/course-fixtures';
+import { createCourseVia, enrolVia, scheduleClassVia, UNKNOWN } from '../../../test/support/course-fixtures';
 import { suiteAdmin, suiteServer } from '../../../test/support/test-server';
 
 /** 15:30 in Asia/Kolkata on the suite's day (OPEN_TIME is 13:30 there): inside opening hours. */
@@ -15,12 +15,8 @@ describe.each(testEngines())('live classes (%s)', (engine) => {
   const admin = suiteAdmin(server);
 
   async function scheduled(courseId: string, overrides: Record<string, unknown> = {}) {
-    const res = await admin.post('/api/admin/live-classes', {
-      courseId,
-      title: 'Closures, live',
+    const res = await scheduleClassVia(admin, courseId, AFTERNOON, {
       description: 'Bring questions; we code together.',
-      startsAt: AFTERNOON,
-      minutes: 60,
       ...overrides,
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -200,20 +196,10 @@ describe.each(testEngines())('live classes (%s)', (engine) => {
     const theirs = await createCourseVia(admin);
     const { client: tutor } = await server.instructorClient([mine._id]);
     const other = await scheduled(theirs._id);
-    const created = await tutor.post('/api/admin/live-classes', {
-      courseId: mine._id,
-      title: 'Office hours',
-      startsAt: AFTERNOON,
-      minutes: 30,
-    });
+    const officeHours = { title: 'Office hours', minutes: 30 };
+    const created = await scheduleClassVia(tutor, mine._id, AFTERNOON, officeHours);
     expect(created.status).toBe(201);
-    const refused = await tutor.post('/api/admin/live-classes', {
-      courseId: theirs._id,
-      title: 'Not mine',
-      startsAt: AFTERNOON,
-      minutes: 30,
-    });
-    expect(refused.status).toBe(403);
+    expect((await scheduleClassVia(tutor, theirs._id, AFTERNOON, officeHours)).status).toBe(403);
     const list = await tutor.get('/api/admin/live-classes');
     expect(list.body.classes.map((c: { _id: string }) => c._id)).toEqual([created.body._id]);
     expect((await tutor.post(`/api/admin/live-classes/${other._id}/key`)).status).toBe(403);

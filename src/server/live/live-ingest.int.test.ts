@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { liveClasses, videos } from '../db/schema';
 import { createMediaTools } from '../storage/ffmpeg';
 import { decryptSegment } from '../media/packaging/segment-keys';
-import { createCourseVia, enrolVia } from '../../../test/support/course-fixtures';
+import { createCourseVia, enrolVia, scheduleClassVia } from '../../../test/support/course-fixtures';
+import { liveEncoder } from '../../../test/support/live-encoder';
 import { get, playlistUris } from '../../../test/support/delivery';
 import { OPEN_TIME, suiteAdmin, suiteServer } from '../../../test/support/test-server';
 import { LiveIngest } from './ingest';
@@ -17,28 +17,7 @@ const BASE = 20_000 + Math.floor(Math.random() * 20_000);
  * as an encoder would, in real time for `seconds`. Resolves with its exit code.
  */
 function publish(srtUrl: string, seconds: number): Promise<number> {
-  const child = spawn(
-    'ffmpeg',
-    [
-      ...['-hide_banner', '-loglevel', 'error', '-re'],
-      ...['-f', 'lavfi', '-i', 'testsrc2=size=640x480:rate=15'],
-      ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100'],
-      ...[
-        '-t',
-        String(seconds),
-        '-c:v',
-        'libx264',
-        '-preset',
-        'ultrafast',
-        '-g',
-        '30',
-        '-pix_fmt',
-        'yuv420p',
-      ],
-      ...['-c:a', 'aac', '-b:a', '64k', '-f', 'mpegts', srtUrl],
-    ],
-    { stdio: 'ignore' },
-  );
+  const child = liveEncoder(srtUrl, 'testsrc2=size=640x480:rate=15', seconds);
   return new Promise((resolve) => child.on('close', (code) => resolve(code ?? -1)));
 }
 
@@ -74,12 +53,7 @@ describe('live ingest over SRT', () => {
     const { client: student, student: s } = await server.studentClient();
     const { client: outsider } = await server.studentClient();
     await enrolVia(admin, course._id, [s.id]);
-    const created = await admin.post('/api/admin/live-classes', {
-      courseId: course._id,
-      title: 'Live over SRT',
-      startsAt: OPEN_TIME,
-      minutes: 60,
-    });
+    const created = await scheduleClassVia(admin, course._id, OPEN_TIME, { title: 'Live over SRT' });
     expect(created.status).toBe(201);
     const live = created.body;
     const srtUrl = live.ingest.srtUrl.replace('localhost', '127.0.0.1');

@@ -20,6 +20,7 @@ import {
   updateLiveClass,
 } from './classes';
 import { presentAdminClass, presentStudentClass } from './presenter';
+import { queueCancellation } from './reminders';
 
 /**
  * Live classes (docs/LIVE.md). Staff routes: the route table's `scope` (the course, or the class's
@@ -67,6 +68,8 @@ export const liveRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx, a
     'DELETE /api/admin/live-classes/:classId': async ({ session, params }) => {
       const row = await requireLiveClass(ctx.db, params.classId);
       await deleteLiveClass(ctx, session.user.id, row);
+      // Students whose calendar holds it get its CANCEL (live/reminders.ts).
+      await queueCancellation(ctx, row);
       return { message: liveMessages.deleted };
     },
     'POST /api/admin/live-classes/:classId/key': async ({ params }) => {

@@ -8,6 +8,8 @@ export interface Mail {
   to: string;
   subject: string;
   text: string;
+  /** Files sent with the text (a live class's .ics, live/reminders.ts). */
+  attachments?: { filename: string; content: string; contentType: string }[];
 }
 
 export interface Mailer {

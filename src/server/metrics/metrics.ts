@@ -173,6 +173,12 @@ export function createMetrics(options: { defaultMetrics?: boolean; now?: () => n
       help: 'Questions students asked at a moment of a lecture.',
       registers,
     }),
+    liveClassMails: new Counter({
+      name: 'lectern_live_class_mails_total',
+      help: 'Mails about live classes to their students (kind: day, hour, update, cancel; outcome: sent, failed).',
+      labelNames: ['kind', 'outcome'] as const,
+      registers,
+    }),
     questionAnswers: new Counter({
       name: 'lectern_question_answers_total',
       help: 'Answers staff posted to questions.',

@@ -4,6 +4,8 @@ import { queueScheduledBackup } from '../backup/schedule';
 import type { AppContext } from '../context';
 import { FORENSIC_TYPE_LIMITS } from '../forensic/trace-job-types';
 import { traceRunHandler } from '../forensic/trace-job';
+import { liveJobHandlers } from '../live/reminders';
+import { LIVE_MAILS_EVERY_MS } from '../live/job-types';
 import { DIGEST_EVERY_MS, learningJobHandlers, LEARNING_TYPE_LIMITS } from '../learning/jobs';
 import { purgeTraceFilesHandler } from '../forensic/trace-purge';
 import { mediaJobHandlers, MEDIA_TYPE_LIMITS } from '../media/jobs';
@@ -23,6 +25,7 @@ export function jobHandlers(ctx: AppContext): JobHandlers {
     ...mediaJobHandlers(ctx),
     ...searchJobHandlers(ctx),
     ...learningJobHandlers(ctx),
+    ...liveJobHandlers(ctx),
   };
 }
 
@@ -34,6 +37,8 @@ export const recurringJobs = [
   ['forensic.purge-trace-files', 60 * 60_000],
   // Staff's digest of new questions (learning/digest.ts): mails only when there are new ones.
   ['learning.digest', DIGEST_EVERY_MS],
+  // Live classes' reminders 24 h and 1 h before, and updates of moved ones (live/reminders.ts).
+  ['live.mails', LIVE_MAILS_EVERY_MS],
 ] as const;
 
 /** Checks the runner repeats on every node; each queues its work at most once across them. */

@@ -18,6 +18,8 @@ export const videoLinks: AdminLink[] = [
   { to: '/editvideo', label: 'Edit Video Access' },
   // In the Videos menu: the top bar is full at 1280 px.
   { to: '/adminsearch', label: 'Search lectures' },
+  // Live classes stream into a lecture of the course (docs/LIVE.md).
+  { to: '/adminlive', label: 'Live classes' },
 ];
 
 export const studentsLink: AdminLink = { to: '/adminstudents', label: 'Manage Students' };
@@ -47,6 +49,7 @@ const INSTRUCTOR_SCREENS = new Set([
   '/adminvideo',
   '/editvideodetails',
   '/adminsearch',
+  '/adminlive',
   '/adminanalytics',
   '/adminquestions',
   '/adminpasskeys',

@@ -48,13 +48,17 @@ export function useCourseVideos(courseId: string) {
 }
 
 /** GET /api/courses/:courseId/live-classes: the course's live classes, asked again every 30 s (one may go live). */
-export function useLiveClasses(courseId: string) {
-  return useQuery({
+/** A course's live classes, asked again every 30 s (a class turns live on its own). */
+export const liveClassesQuery = (courseId: string) =>
+  queryOptions({
     queryKey: studentKeys.liveClasses(courseId),
     queryFn: calling('GET /api/courses/:courseId/live-classes', { params: { courseId } }, (r) => r),
     retry: 1,
     refetchInterval: 30_000,
   });
+
+export function useLiveClasses(courseId: string) {
+  return useQuery(liveClassesQuery(courseId));
 }
 
 /** Where a class's .ics downloads (the session cookie goes with the link). */

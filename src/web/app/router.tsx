@@ -85,6 +85,8 @@ export const appRoutes = (queryClient: QueryClient): RouteObject[] => [
           adminPage('/editvideo', () => import('../admin/videos/ManageVideosPage')),
           adminPage('/editvideodetails', () => import('../admin/videos/EditVideoDetailsPage')),
           adminPage('/adminsearch', () => import('../admin/search/AdminSearchPage')),
+          adminPage('/adminlive', () => import('../admin/live/LiveClassesPage')),
+          adminPage('/adminlive/:classId', () => import('../admin/live/LiveClassPage')),
           adminPage('/admin/course/:courseId', () => import('../admin/courses/AdminCoursePage')),
           adminPage('/adminstudents', () => import('../admin/students/StudentsPage')),
           adminPage('/adminanalytics', () => import('../admin/analytics/AnalyticsHomePage')),

@@ -13,6 +13,8 @@ import { useMediaState } from './use-media-state';
 import { keyHint, standardKeys, usePlayerKeys, type KeyBinding } from './use-player-keys';
 import { useRecovery } from './use-recovery';
 import { useStream } from './use-stream';
+import { LiveBadge } from './LiveBadge';
+import { useLiveEdge } from './use-live-edge';
 
 export interface VideoPlayerProps {
   /** The HLS master playlist. */
@@ -82,7 +84,12 @@ export function VideoPlayer({
 
   const media = useMediaState(videoRef);
   const recovery = useRecovery(onPlaybackError);
-  const engine = useStream(videoRef, { src, startAt, durationHint, autoPlay }, recovery);
+  const liveEdge = useLiveEdge(videoRef);
+  const engine = useStream(
+    videoRef,
+    { src, startAt, durationHint, autoPlay, onLive: liveEdge.onLive },
+    recovery,
+  );
   const controls = useControlsVisibility(media.playing);
   useFrameCanvas(
     { videoRef, canvasRef, rootRef },
@@ -116,6 +123,7 @@ export function VideoPlayer({
       tabIndex={0}
       data-engine={engine ?? undefined}
       data-state={state}
+      data-live={liveEdge.live || undefined}
       data-fullscreen={isFullscreen || undefined}
       data-pseudo-fullscreen={fullscreen.pseudo || undefined}
       data-idle={!controls.visible || undefined}
@@ -155,6 +163,7 @@ export function VideoPlayer({
         onRetry={recovery.retry}
         onPlay={actions.togglePlay}
       />
+      {liveEdge.live && <LiveBadge behind={liveEdge.behind} onBackToLive={liveEdge.backToLive} />}
       <PlayerControls
         media={media}
         videoRef={videoRef}

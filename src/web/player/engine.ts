@@ -34,6 +34,11 @@ export interface AttachOptions {
   startAt?: number;
   /** The stream's length as the server knows it, before the playlist says (0: unknown). */
   durationHint?: number;
+  /**
+   * The stream turned live (its playlist has no end yet: a live class) with where its live edge is
+   * now, in media seconds; or stopped being live (null). Called when that changes, not per reload.
+   */
+  onLive?(edge: (() => number) | null): void;
 }
 
 /**
@@ -69,13 +74,24 @@ export async function attachStream(
       const at = startPosition(options.startAt ?? 0, video.duration);
       if (at > 0) video.currentTime = at;
     };
+    // The browser's own HLS says a stream without an end has an infinite duration.
+    let live = false;
+    const onDuration = () => {
+      const now = video.duration === Infinity;
+      if (now === live) return;
+      live = now;
+      const { seekable } = video;
+      options.onLive?.(live ? () => (seekable.length ? seekable.end(seekable.length - 1) : 0) : null);
+    };
     video.addEventListener('error', onError);
+    video.addEventListener('durationchange', onDuration);
     video.addEventListener('loadedmetadata', onLoaded, { once: true });
     video.src = url;
     return {
       kind: 'native',
       destroy() {
         video.removeEventListener('error', onError);
+        video.removeEventListener('durationchange', onDuration);
         video.removeEventListener('loadedmetadata', onLoaded);
         video.removeAttribute('src');
         video.load();
@@ -110,6 +126,14 @@ export async function attachStream(
   // forever. After this many failed loads in a row, playback stops with an error and "Try again".
   let segmentFailures = 0;
   hls.on(Hls.Events.FRAG_LOADED, () => void (segmentFailures = 0));
+  // A live class's playlist has no #EXT-X-ENDLIST until the class ends (docs/LIVE.md).
+  let live = false;
+  hls.on(Hls.Events.LEVEL_LOADED, (_event, data) => {
+    if (data.details.live === live) return;
+    live = data.details.live;
+    const { details } = data;
+    options.onLive?.(live ? () => hls.liveSyncPosition ?? details.edge : null);
+  });
   const logEvent = (event: string, data?: { frag?: { sn: number | string; level: number; start: number } }) =>
     playerLog(
       `hls ${event}${data?.frag ? ` sn=${data.frag.sn} l=${data.frag.level} @${data.frag.start}` : ''}`,

@@ -135,6 +135,51 @@ describe('dashboard', () => {
     );
   });
 
+  it('shows the classes live now in the open courses, with Watch live into the class', async () => {
+    const klass = (id: string, status: string) => ({
+      _id: id,
+      videoId: `v-${id}`,
+      title: `Class ${id}`,
+      startsAt: new Date().toISOString(),
+      minutes: 60,
+      status,
+    });
+    const server = fakeServer({
+      'GET /api/courses': () => ({
+        body: {
+          courses: [
+            course({ courseId: 'c1' }),
+            course({ courseId: 'c2', name: 'Databases' }),
+            course({ courseId: 'c3', name: 'DevOps', accessrevoked: true, access: 'revoked' }),
+          ],
+        },
+      }),
+      'GET /api/courses/c1/live-classes': () => ({ body: [klass('k1', 'live'), klass('k2', 'scheduled')] }),
+      'GET /api/courses/c2/live-classes': () => ({ body: [klass('k3', 'ended')] }),
+    });
+    renderDashboard();
+    const live = await screen.findByRole('region', { name: 'Live now' });
+    expect(within(live).getByLabelText('Live now: Class k1')).toHaveTextContent('Full Stack Web Development');
+    expect(within(live).getByRole('link', { name: 'Watch live: Class k1' })).toHaveAttribute(
+      'href',
+      '/course/c1?video=v-k1',
+    );
+    expect(within(live).queryByText('Class k2')).toBeNull();
+    expect(within(live).queryByText('Class k3')).toBeNull();
+    // A course the student cannot open is not asked.
+    expect(server.calls.some((c) => c.path === '/api/courses/c3/live-classes')).toBe(false);
+  });
+
+  it('shows no Live now while no class is live', async () => {
+    fakeServer({
+      'GET /api/courses': () => ({ body: { courses: [course({ courseId: 'c1' })] } }),
+      'GET /api/courses/c1/live-classes': () => ({ body: [] }),
+    });
+    renderDashboard();
+    await screen.findByRole('link', { name: /Full Stack Web Development/ });
+    expect(screen.queryByRole('region', { name: 'Live now' })).toBeNull();
+  });
+
   it("says 'Failed to load courses' when the list cannot be loaded", async () => {
     fakeServer({ 'GET /api/courses': () => ({ status: 500, body: {} }) });
     renderDashboard();

@@ -9,6 +9,7 @@ import { CardSkeleton } from '../ui/CardSkeleton';
 import { toastOnce } from '../ui/toast';
 import { CertificatesList } from './CertificatesList';
 import { CourseCard } from './CourseCard';
+import { DashboardLiveNow } from './DashboardLiveNow';
 import { isCourseActive } from './course-access';
 
 // Its chunk (the modal and its scroll lock) loads the first time an inactive course is opened.
@@ -76,6 +77,7 @@ export default function DashboardPage() {
         <Text c="dimmed">Continue your learning journey.</Text>
       </div>
       <SearchBox />
+      <DashboardLiveNow courses={list.filter((c) => isCourseActive(c, timeZone))} />
       {body}
       <CertificatesList />
       {modalWanted && (

@@ -8,9 +8,10 @@ import { Loaded } from '../ui/Loaded';
 import { PageHeader } from '../ui/PageHeader';
 import { TableSkeleton } from '../ui/TableSkeleton';
 import { CourseGrid, type CourseGridProps } from './CourseGrid';
-import { DownloadCsv } from './DownloadCsv';
+import { DownloadCsv } from '../ui/DownloadCsv';
 import { heatStyle } from './heat';
 import { useGridOptions } from './use-grid-options';
+import { CourseLiveAttendance } from '../live/CourseLiveAttendance';
 
 /** /adminanalytics/course/{id}: who is behind, video by video. */
 export default function CourseAnalyticsPage() {
@@ -101,6 +102,7 @@ function GridView({ data, options, update, stale }: CourseGridProps) {
           )}
         </>
       )}
+      <CourseLiveAttendance courseId={course._id} />
     </Stack>
   );
 }

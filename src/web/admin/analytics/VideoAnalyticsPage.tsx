@@ -8,7 +8,7 @@ import { PageHeader } from '../ui/PageHeader';
 import { analyticsPage } from './analytics-page';
 import { ChartFigure, ChartPanel } from './ChartPanel';
 import { ChartTable, FiguresTable } from './ChartTable';
-import { DownloadCsv } from './DownloadCsv';
+import { DownloadCsv } from '../ui/DownloadCsv';
 import { at, percent } from './format';
 import { StatCard } from './StatCard';
 import { AnalyticsLink } from './AnalyticsLink';

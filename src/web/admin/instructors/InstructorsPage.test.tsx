@@ -3,24 +3,13 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { instructorMessages } from '../../../contract/instructors';
-import { fakeServer, renderRoute } from '../../test-utils';
+import { fakeServer, renderRoute, testCourse } from '../../test-utils';
 import { AdminShell } from '../AdminShell';
 import InstructorsPage from './InstructorsPage';
 
 beforeEach(() => notifications.clean());
 
-const course = (id: string, name: string, coursecode: string) => ({
-  _id: id,
-  batch: 4,
-  coursecode,
-  name,
-  description: '',
-  thumbnail: null,
-  startdate: '2026-01-05',
-  enddate: '2026-12-18',
-  totalvideos: 2,
-  totalstudents: 10,
-});
+const course = (id: string, name: string, coursecode: string) => testCourse({ _id: id, name, coursecode });
 const courses = [course('c1', 'React', 'RCT'), course('c2', 'Databases', 'DB')];
 
 const tutor = {
