@@ -6,6 +6,7 @@ import {
   type AdminCertificate,
 } from '../../../contract/certificates';
 import { certificateApi, certificateKeys, useAdminCertificates } from '../../api/certificates';
+import { RevokedMark } from '../../certificates/RevokedMark';
 import { ConfirmModal } from '../ui/ConfirmModal';
 import { RowButton } from '../ui/DataTable';
 import { Empty } from '../ui/Empty';
@@ -81,14 +82,7 @@ export default function CertificatesPage() {
                 </Badge>
               ) : (
                 <Stack gap={2}>
-                  <Badge color="red" variant="light">
-                    Revoked
-                  </Badge>
-                  {c.revokedReason && (
-                    <Text size="xs" c="dimmed">
-                      {c.revokedReason}
-                    </Text>
-                  )}
+                  <RevokedMark reason={c.revokedReason} />
                 </Stack>
               )}
             </Table.Td>
