@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boundedText } from './fields';
 import { MAX_CAPTION_BYTES } from './webvtt';
 
 export const captionMessages = {
@@ -37,11 +38,7 @@ export const CaptionLanguage = z
 /** The multipart fields of an upload, beside the `file` part. */
 export const CaptionUploadFields = z.object({
   language: CaptionLanguage,
-  label: z
-    .string({ error: captionMessages.labelInvalid })
-    .trim()
-    .min(1, captionMessages.labelInvalid)
-    .max(40, captionMessages.labelInvalid),
+  label: boundedText(40, captionMessages.labelInvalid),
 });
 
 export const CaptionTrack = z.strictObject({

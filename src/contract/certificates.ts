@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IsoTime, MessageResponse } from './auth';
+import { boundedText } from './fields';
 import { REVOKE_REASON_MAX_CHARS, certificateMessages } from './certificate-messages';
 
 /**
@@ -25,11 +26,7 @@ export const StatusListParam = z.object({
 });
 
 export const RevokeBody = z.strictObject({
-  reason: z
-    .string(certificateMessages.reasonInvalid)
-    .trim()
-    .min(1, certificateMessages.reasonInvalid)
-    .max(REVOKE_REASON_MAX_CHARS, certificateMessages.reasonInvalid),
+  reason: boundedText(REVOKE_REASON_MAX_CHARS, certificateMessages.reasonInvalid),
 });
 
 /** A JSON-LD document as signed: its shape is the Open Badges 3.0 and VC 2.0 specifications'. */

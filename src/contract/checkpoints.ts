@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boundedText, Moment, momentMessages } from './fields';
 
 /**
  * Checkpoints (issue 39): questions at a moment of a lecture that the server holds the lecture at.
@@ -24,8 +25,7 @@ export const ATTEMPTS_PER_MINUTE = 10;
 export const REWATCH_SLACK_SECONDS = 2;
 
 export const checkpointMessages = {
-  timeInvalid: 't must be a number of seconds within the video.',
-  timeOutside: 'That moment is outside the video.',
+  ...momentMessages,
   kindInvalid: 'kind must be single, multiple or output.',
   promptInvalid: `A checkpoint needs a prompt (at most ${PROMPT_MAX_CHARS} characters).`,
   choicesInvalid: `A choice question needs 2 to ${MAX_CHOICES} choices, each with text (at most ${CHOICE_MAX_CHARS} characters).`,
@@ -54,26 +54,11 @@ export const checkpointMessages = {
   wrongRewatch: 'Not quite. Watch that part again, then try once more.',
 } as const;
 
-const Moment = z
-  .number({ error: checkpointMessages.timeInvalid })
-  .finite(checkpointMessages.timeInvalid)
-  .min(0, checkpointMessages.timeOutside)
-  .max(24 * 3600, checkpointMessages.timeOutside);
-
-const Prompt = z
-  .string({ error: checkpointMessages.promptInvalid })
-  .trim()
-  .min(1, checkpointMessages.promptInvalid)
-  .max(PROMPT_MAX_CHARS, checkpointMessages.promptInvalid);
+const Prompt = boundedText(PROMPT_MAX_CHARS, checkpointMessages.promptInvalid);
 const Choices = z
-  .array(
-    z
-      .string({ error: checkpointMessages.choicesInvalid })
-      .trim()
-      .min(1, checkpointMessages.choicesInvalid)
-      .max(CHOICE_MAX_CHARS, checkpointMessages.choicesInvalid),
-    { error: checkpointMessages.choicesInvalid },
-  )
+  .array(boundedText(CHOICE_MAX_CHARS, checkpointMessages.choicesInvalid), {
+    error: checkpointMessages.choicesInvalid,
+  })
   .max(MAX_CHOICES, checkpointMessages.choicesInvalid);
 /** Choice numbers (single, multiple) or accepted outputs (output). */
 const Answers = z

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boundedText, Moment, momentMessages } from './fields';
 
 /**
  * Notes and questions at a moment of a lecture (issue 30): a student's private notes, and doubts
@@ -13,8 +14,7 @@ export const NOTES_PER_HOUR = 200;
 export const QUESTIONS_PER_HOUR = 20;
 
 export const learningMessages = {
-  timeInvalid: 't must be a number of seconds within the video.',
-  timeOutside: 'That moment is outside the video.',
+  ...momentMessages,
   noteText: `A note needs text (at most ${TEXT_MAX_CHARS} characters).`,
   titleInvalid: `A question needs a title (at most ${QUESTION_TITLE_MAX_CHARS} characters).`,
   questionText: `The question's text is at most ${TEXT_MAX_CHARS} characters.`,
@@ -40,27 +40,17 @@ export const learningMessages = {
   saveFailed: 'Could not save.',
 } as const;
 
-/** A moment of the video in seconds (checked against the video's length by the server). */
-const Moment = z
-  .number({ error: learningMessages.timeInvalid })
-  .finite(learningMessages.timeInvalid)
-  .min(0, learningMessages.timeOutside)
-  .max(24 * 3600, learningMessages.timeOutside);
-
-const text = (max: number, message: string, min = 1) =>
-  z.string({ error: message }).trim().min(min, message).max(max, message);
-
-export const NoteBody = z.object({ t: Moment, text: text(TEXT_MAX_CHARS, learningMessages.noteText) });
+export const NoteBody = z.object({ t: Moment, text: boundedText(TEXT_MAX_CHARS, learningMessages.noteText) });
 export const NotePatchBody = z.object({
   t: Moment.optional(),
-  text: text(TEXT_MAX_CHARS, learningMessages.noteText).optional(),
+  text: boundedText(TEXT_MAX_CHARS, learningMessages.noteText).optional(),
 });
 export const QuestionBody = z.object({
   t: Moment,
-  title: text(QUESTION_TITLE_MAX_CHARS, learningMessages.titleInvalid),
-  text: text(TEXT_MAX_CHARS, learningMessages.questionText, 0).default(''),
+  title: boundedText(QUESTION_TITLE_MAX_CHARS, learningMessages.titleInvalid),
+  text: boundedText(TEXT_MAX_CHARS, learningMessages.questionText, 0).default(''),
 });
-export const AnswerBody = z.object({ text: text(TEXT_MAX_CHARS, learningMessages.answerText) });
+export const AnswerBody = z.object({ text: boundedText(TEXT_MAX_CHARS, learningMessages.answerText) });
 export const AcceptBody = z.object({ answerId: z.string({ error: learningMessages.answerNotFound }) });
 export const QuestionStatus = z.enum(['open', 'closed', 'hidden']);
 export type QuestionStatus = z.infer<typeof QuestionStatus>;

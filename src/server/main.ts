@@ -22,7 +22,7 @@ import { createMediaTools } from './storage/ffmpeg';
 import { addDemoLectures } from './media/demo-lectures';
 import { answerMetricsRequests, clusterMetrics } from './metrics/cluster';
 import { startMetricsListener, type MetricsListener } from './metrics/listener';
-import { openRuntime } from './runtime';
+import { openRuntime, type Runtime } from './runtime';
 
 /**
  * Stops listening and resolves once the requests in flight have finished. Kept-alive connections
@@ -46,6 +46,24 @@ function webRoot(): string {
 }
 
 /**
+ * Starts the job runner (if this process has one) with its recurring jobs and scheduled checks, and
+ * beside it the live classes' SRT listeners (docs/LIVE.md). Returns the listeners, to stop on shutdown.
+ */
+async function startBackgroundWork(
+  ctx: Runtime['ctx'],
+  config: ReturnType<typeof loadConfig>,
+  runner: JobRunner | undefined,
+): Promise<LiveIngest | undefined> {
+  if (!runner) return undefined;
+  await runner.start();
+  for (const [type, everyMs] of recurringJobs) runner.every(type, everyMs);
+  for (const check of scheduledChecks(ctx)) runner.repeat(check);
+  const live = config.live.ingest ? new LiveIngest(ctx, createMediaTools(config)) : undefined;
+  live?.start();
+  return live;
+}
+
+/**
  * WEB_CONCURRENCY > 1: this process forks that many HTTP processes sharing PORT (each a ROLE=web
  * node on the same PostgreSQL) and keeps the job runner itself, restarting an HTTP process that dies.
  */
@@ -55,14 +73,7 @@ async function primary(config: ReturnType<typeof loadConfig>): Promise<void> {
   const admin = await ensureFirstAdmin(ctx);
   const runner =
     config.role === 'all' ? new JobRunner(ctx, jobHandlers(ctx), { typeLimits: jobTypeLimits }) : undefined;
-  if (runner) {
-    await runner.start();
-    for (const [type, everyMs] of recurringJobs) runner.every(type, everyMs);
-    for (const check of scheduledChecks(ctx)) runner.repeat(check);
-  }
-  // Live classes' SRT listeners run beside the job runner (docs/LIVE.md).
-  const live = runner && config.live.ingest ? new LiveIngest(ctx, createMediaTools(config)) : undefined;
-  live?.start();
+  const live = await startBackgroundWork(ctx, config, runner);
   // METRICS_PORT belongs to this process: it gathers every HTTP process's metrics with its own.
   const metricsListener = config.metrics.port
     ? await startMetricsListener({ port: config.metrics.port, host: config.metrics.host }, () =>
@@ -143,14 +154,7 @@ async function main(): Promise<void> {
     config.role === 'worker'
       ? undefined
       : await buildApp(ctx, { webRoot: webRoot(), wakeJobs, readiness, gracefulClose: true });
-  if (runner) {
-    await runner.start();
-    for (const [type, everyMs] of recurringJobs) runner.every(type, everyMs);
-    for (const check of scheduledChecks(ctx)) runner.repeat(check);
-  }
-  // Live classes' SRT listeners run beside the job runner (docs/LIVE.md).
-  const live = runner && config.live.ingest ? new LiveIngest(ctx, createMediaTools(config)) : undefined;
-  live?.start();
+  const live = await startBackgroundWork(ctx, config, runner);
   let metricsListener: MetricsListener | undefined;
   if (cluster.isWorker) answerMetricsRequests(ctx.metrics.registry);
   else if (config.metrics.port)

@@ -17,6 +17,9 @@ type FakeAnswer = { status?: number; body?: unknown };
 /** A fake route answers at once, or when its promise settles (to look at the page while a request is under way). */
 export type FakeRoutes = Record<string, (init: RequestInit | undefined) => FakeAnswer | Promise<FakeAnswer>>;
 
+/** A fake route that refuses with `status` and the server's `{ message }`. */
+export const refusal = (status: number, message: string) => (): FakeAnswer => ({ status, body: { message } });
+
 /** A request body as a test reads it: JSON parsed, form data as an object of fields (files stay Blobs). */
 function bodyOf(body: RequestInit['body'] | undefined): unknown {
   if (body === undefined || body === null) return undefined;

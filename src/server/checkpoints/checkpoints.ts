@@ -164,6 +164,10 @@ export async function deleteCheckpoint(db: Db, checkpointId: string): Promise<vo
   await db.delete(checkpoints).where(eq(checkpoints.id, checkpointId));
 }
 
+/** Joins a checkpoint to this student's state of it (none yet: a left join's nulls). */
+const stateOf = (studentId: string) =>
+  and(eq(checkpointStates.checkpointId, checkpoints.id), eq(checkpointStates.studentId, studentId));
+
 /**
  * A video's checkpoints as a viewer sees them: prompt and choices, never the answers nor the
  * rewatch moment. Staff (`passedForAll`) preview and are never held: every one reads as passed.
@@ -185,10 +189,7 @@ export async function viewerCheckpoints(
       passedAt: checkpointStates.passedAt,
     })
     .from(checkpoints)
-    .leftJoin(
-      checkpointStates,
-      and(eq(checkpointStates.checkpointId, checkpoints.id), eq(checkpointStates.studentId, studentId)),
-    )
+    .leftJoin(checkpointStates, stateOf(studentId))
     .where(eq(checkpoints.videoId, videoId))
     .orderBy(asc(checkpoints.t), asc(checkpoints.createdAt));
   return rows.map((r) => ({
@@ -225,10 +226,7 @@ export async function standingsOf(db: Db, studentId: string, videoId: string): P
       rewatched: checkpointStates.rewatched,
     })
     .from(checkpoints)
-    .leftJoin(
-      checkpointStates,
-      and(eq(checkpointStates.checkpointId, checkpoints.id), eq(checkpointStates.studentId, studentId)),
-    )
+    .leftJoin(checkpointStates, stateOf(studentId))
     .where(eq(checkpoints.videoId, videoId))
     .orderBy(asc(checkpoints.t));
   return rows.map((r) => ({
@@ -251,10 +249,7 @@ export async function holdSecond(db: Db, studentId: string, videoId: string): Pr
   const [row] = await db
     .select({ t: sql<number | null>`min(${checkpoints.t})` })
     .from(checkpoints)
-    .leftJoin(
-      checkpointStates,
-      and(eq(checkpointStates.checkpointId, checkpoints.id), eq(checkpointStates.studentId, studentId)),
-    )
+    .leftJoin(checkpointStates, stateOf(studentId))
     .where(
       and(
         eq(checkpoints.videoId, videoId),

@@ -5,32 +5,41 @@ import type { AppContext } from '../context';
 import { isUuid } from '../db/ids';
 import { HttpError } from '../errors';
 
+/** Options that take a value (`--name value`), as parseArgs declares them. */
+function withValues<const Name extends string>(...names: Name[]): { [N in Name]: { type: 'string' } } {
+  return Object.fromEntries(names.map((name) => [name, { type: 'string' }])) as {
+    [N in Name]: { type: 'string' };
+  };
+}
+
 /** Every option a command may take; each command reads its own. */
 export const CLI_OPTIONS = {
-  username: { type: 'string' },
-  email: { type: 'string' },
-  name: { type: 'string' },
-  password: { type: 'string' },
-  rollno: { type: 'string' },
-  to: { type: 'string' },
-  listen: { type: 'string' },
-  lectern: { type: 'string' },
-  'nginx-site': { type: 'string' },
-  from: { type: 'string' },
-  'database-url': { type: 'string' },
-  'media-store': { type: 'string' },
+  ...withValues(
+    'username',
+    'email',
+    'name',
+    'password',
+    'rollno',
+    'to',
+    'listen',
+    'lectern',
+    'nginx-site',
+    'from',
+    'database-url',
+    'media-store',
+    'signing-key',
+    'old-signing-key',
+    'video',
+    'origin',
+    'courses',
+    'course',
+    'title',
+    'description',
+    'starts',
+    'minutes',
+  ),
   replace: { type: 'boolean' },
   'allow-unsealed': { type: 'boolean' },
-  'signing-key': { type: 'string' },
-  'old-signing-key': { type: 'string' },
-  video: { type: 'string' },
-  origin: { type: 'string' },
-  courses: { type: 'string' },
-  course: { type: 'string' },
-  title: { type: 'string' },
-  description: { type: 'string' },
-  starts: { type: 'string' },
-  minutes: { type: 'string' },
 } as const;
 
 type CliValues = ReturnType<

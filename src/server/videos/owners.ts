@@ -10,58 +10,34 @@ import { videoIdFromUrl } from './stream-urls';
  * indexed read per id; an id that is not a uuid names nothing.
  */
 export function resourceOwners(db: Db): OwnerLookup {
-  const video = async (id: string): Promise<Owner | undefined> => {
-    if (!isUuid(id)) return undefined;
-    const [row] = await db
-      .select({ courseId: videos.courseId, createdBy: videos.createdBy })
-      .from(videos)
-      .where(eq(videos.id, id))
-      .limit(1);
-    return row;
-  };
+  /** One read by id; an id that is not a uuid names nothing, unread. */
+  const byId =
+    (read: (id: string) => Promise<Owner[]>) =>
+    async (id: string): Promise<Owner | undefined> =>
+      isUuid(id) ? (await read(id))[0] : undefined;
+  const videoOwner = { courseId: videos.courseId, createdBy: videos.createdBy };
+  /** A resource that hangs off a video (a question, a checkpoint) is its video's. */
+  const ofItsVideo = (table: typeof questions | typeof checkpoints) =>
+    byId((id) =>
+      db
+        .select(videoOwner)
+        .from(table)
+        .innerJoin(videos, eq(videos.id, table.videoId))
+        .where(eq(table.id, id))
+        .limit(1),
+    );
+  const video = byId((id) => db.select(videoOwner).from(videos).where(eq(videos.id, id)).limit(1));
   return {
     video,
     upload: (url) => video(videoIdFromUrl(url) ?? ''),
-    course: async (id) => {
-      if (!isUuid(id)) return undefined;
-      const [row] = await db
-        .select({ courseId: courses.id })
-        .from(courses)
-        .where(eq(courses.id, id))
-        .limit(1);
-      return row;
-    },
-    // A question is its video's.
-    question: async (id) => {
-      if (!isUuid(id)) return undefined;
-      const [row] = await db
-        .select({ courseId: videos.courseId, createdBy: videos.createdBy })
-        .from(questions)
-        .innerJoin(videos, eq(videos.id, questions.videoId))
-        .where(eq(questions.id, id))
-        .limit(1);
-      return row;
-    },
-    // A checkpoint too.
-    checkpoint: async (id) => {
-      if (!isUuid(id)) return undefined;
-      const [row] = await db
-        .select({ courseId: videos.courseId, createdBy: videos.createdBy })
-        .from(checkpoints)
-        .innerJoin(videos, eq(videos.id, checkpoints.videoId))
-        .where(eq(checkpoints.id, id))
-        .limit(1);
-      return row;
-    },
+    course: byId((id) =>
+      db.select({ courseId: courses.id }).from(courses).where(eq(courses.id, id)).limit(1),
+    ),
+    question: ofItsVideo(questions),
+    checkpoint: ofItsVideo(checkpoints),
     // A live class is its course's (docs/LIVE.md).
-    'live-class': async (id) => {
-      if (!isUuid(id)) return undefined;
-      const [row] = await db
-        .select({ courseId: liveClasses.courseId })
-        .from(liveClasses)
-        .where(eq(liveClasses.id, id))
-        .limit(1);
-      return row;
-    },
+    'live-class': byId((id) =>
+      db.select({ courseId: liveClasses.courseId }).from(liveClasses).where(eq(liveClasses.id, id)).limit(1),
+    ),
   };
 }

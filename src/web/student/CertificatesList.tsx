@@ -1,7 +1,8 @@
-import { Alert, Anchor, Badge, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { certificateMessages } from '../../contract/certificate-messages';
 import { certificatePdfUrl, useMyCertificates } from '../api/certificates';
+import { RevokedMark } from '../certificates/RevokedMark';
 
 /** The dashboard's certificates: one per completed course, each a PDF to download and a public page. */
 export function CertificatesList() {
@@ -48,14 +49,7 @@ export function CertificatesList() {
                 </Text>
                 {c.status === 'revoked' && (
                   <Group gap={6}>
-                    <Badge color="red" variant="light">
-                      Revoked
-                    </Badge>
-                    {c.revokedReason && (
-                      <Text size="xs" c="dimmed">
-                        {c.revokedReason}
-                      </Text>
-                    )}
+                    <RevokedMark reason={c.revokedReason} />
                   </Group>
                 )}
               </Stack>

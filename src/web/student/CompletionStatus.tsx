@@ -13,17 +13,7 @@ export function CourseCompletionLine({ courseId }: { courseId: string }) {
   if (!completion.data) return null;
   const { lectures, complete } = completion.data;
   const done = lectures.filter((l) => l.complete).length;
-  if (complete)
-    return (
-      <Badge
-        color="teal"
-        variant="light"
-        leftSection={<IconCircleCheckFilled size={12} />}
-        data-testid="course-complete"
-      >
-        Course complete
-      </Badge>
-    );
+  if (complete) return <CourseCompleteBadge variant="light" />;
   return (
     <Text size="xs" c="dimmed" data-testid="course-completion">
       {done} / {lectures.length} lectures complete (checkpoints included)
@@ -53,16 +43,21 @@ export function LectureCompletionBadges({ courseId, videoId }: { courseId: strin
           Lecture complete
         </Badge>
       )}
-      {completion.data.complete && (
-        <Badge
-          variant="filled"
-          color="teal"
-          leftSection={<IconCircleCheckFilled size={12} />}
-          data-testid="course-complete"
-        >
-          Course complete
-        </Badge>
-      )}
+      {completion.data.complete && <CourseCompleteBadge variant="filled" />}
     </>
+  );
+}
+
+/** "Course complete": light on the dashboard's card, filled beside the lecture's title. */
+function CourseCompleteBadge({ variant }: { variant: 'light' | 'filled' }) {
+  return (
+    <Badge
+      variant={variant}
+      color="teal"
+      leftSection={<IconCircleCheckFilled size={12} />}
+      data-testid="course-complete"
+    >
+      Course complete
+    </Badge>
   );
 }

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StudentVideo } from '../../contract/media';
 import { installFakeBrowser, type FakeBrowser } from '../../../test/support/fake-media';
-import { fakeServer, labelInNameMismatches, renderRoute, type FakeRoutes } from '../test-utils';
+import { fakeServer, labelInNameMismatches, refusal, renderRoute, type FakeRoutes } from '../test-utils';
 import CoursePage from './CoursePage';
 
 const video = (id: string, title: string, extra: Partial<StudentVideo> = {}): StudentVideo => ({
@@ -167,12 +167,7 @@ describe('course page', () => {
 
   it('gives an empty list, with the reason, when the videos cannot be loaded', async () => {
     fakeServer(
-      routes({
-        'POST /api/videos': () => ({
-          status: 403,
-          body: { message: 'Your access to this course has expired or been revoked.' },
-        }),
-      }),
+      routes({ 'POST /api/videos': refusal(403, 'Your access to this course has expired or been revoked.') }),
     );
     renderCourse();
     expect(await screen.findByText('No videos found or accessible for this account')).toBeInTheDocument();
@@ -230,14 +225,7 @@ describe('course page', () => {
     const { unmount } = renderCourse();
     expect(await screen.findByText('No live classes scheduled.')).toBeInTheDocument();
     unmount();
-    fakeServer(
-      routes({
-        'GET /api/courses/c1/live-classes': () => ({
-          status: 503,
-          body: { message: 'Lectern is closed right now.' },
-        }),
-      }),
-    );
+    fakeServer(routes({ 'GET /api/courses/c1/live-classes': refusal(503, 'Lectern is closed right now.') }));
     renderCourse();
     expect(
       await screen.findByText('Lectern is closed right now.', {}, { timeout: 5000 }),

@@ -7,11 +7,10 @@ import { RecoveryCodes } from '../login/EnrolStep';
 import { PasskeysPanel } from '../login/PasskeysPanel';
 import { describeDevice } from './device';
 import { ConfirmModal } from '../ui/ConfirmModal';
-import { DataTable } from '../ui/DataTable';
 import { Empty } from '../ui/Empty';
 import { formatDateTime } from '../ui/format';
 import { Loaded } from '../ui/Loaded';
-import { LoadedList } from '../ui/LoadedList';
+import { LoadedTable } from '../ui/LoadedList';
 import { PageHeader } from '../ui/PageHeader';
 import { Section } from '../ui/Section';
 import { ServerReason } from '../ui/ServerReason';
@@ -166,39 +165,37 @@ function SessionsSection() {
           Sign out everywhere else
         </Button>
       </Group>
-      <LoadedList
+      <LoadedTable
+        minWidth={340}
+        columns={['Device and address', 'Started', 'Last active']}
         query={sessions}
         failure="Could not load your sessions."
         loading="Loading your sessions"
         rows={2}
         empty={<Empty title="No sessions" description="Sign in again to see where you are signed in." />}
       >
-        {(list) => (
-          <DataTable minWidth={340} columns={['Device and address', 'Started', 'Last active']}>
-            {list.map((session) => (
-              <Table.Tr key={session.id} data-testid="session-row">
-                <Table.Td>
-                  <Group gap={6} wrap="wrap">
-                    <Text size="sm" fw={500}>
-                      {describeDevice(session.userAgent) ?? 'Unknown browser'}
-                    </Text>
-                    {session.current && (
-                      <Badge color="teal" variant="light" style={{ minWidth: 'max-content' }}>
-                        This device
-                      </Badge>
-                    )}
-                  </Group>
-                  <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                    {session.ip ?? 'Address not recorded'}
-                  </Text>
-                </Table.Td>
-                <Table.Td>{formatDateTime(session.createdAt)}</Table.Td>
-                <Table.Td>{session.current ? 'Now' : formatDateTime(session.lastSeenAt) || '—'}</Table.Td>
-              </Table.Tr>
-            ))}
-          </DataTable>
+        {(session) => (
+          <Table.Tr key={session.id} data-testid="session-row">
+            <Table.Td>
+              <Group gap={6} wrap="wrap">
+                <Text size="sm" fw={500}>
+                  {describeDevice(session.userAgent) ?? 'Unknown browser'}
+                </Text>
+                {session.current && (
+                  <Badge color="teal" variant="light" style={{ minWidth: 'max-content' }}>
+                    This device
+                  </Badge>
+                )}
+              </Group>
+              <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                {session.ip ?? 'Address not recorded'}
+              </Text>
+            </Table.Td>
+            <Table.Td>{formatDateTime(session.createdAt)}</Table.Td>
+            <Table.Td>{session.current ? 'Now' : formatDateTime(session.lastSeenAt) || '—'}</Table.Td>
+          </Table.Tr>
         )}
-      </LoadedList>
+      </LoadedTable>
       <ConfirmModal
         opened={confirming}
         title="Sign out everywhere else?"

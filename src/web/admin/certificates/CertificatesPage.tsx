@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, Modal, Stack, Table, Text, Textarea } from '@mantine/core';
+import { Anchor, Badge, Group, Modal, Stack, Table, Text, Textarea } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import {
   certificateMessages,
@@ -6,15 +6,16 @@ import {
   type AdminCertificate,
 } from '../../../contract/certificates';
 import { certificateApi, certificateKeys, useAdminCertificates } from '../../api/certificates';
+import { RevokedMark } from '../../certificates/RevokedMark';
 import { ConfirmModal } from '../ui/ConfirmModal';
-import { DataTable } from '../ui/DataTable';
+import { RowButton } from '../ui/DataTable';
 import { Empty } from '../ui/Empty';
 import { FormActions } from '../ui/FormActions';
 import { formatDateTime } from '../ui/format';
-import { LoadedList } from '../ui/LoadedList';
+import { LoadedTable } from '../ui/LoadedList';
 import { PageHeader } from '../ui/PageHeader';
 import { ServerReason } from '../ui/ServerReason';
-import { useAdminMutation } from '../ui/use-admin-mutation';
+import { useAdminMutation, useChosenMutation } from '../ui/use-admin-mutation';
 
 /**
  * /admincertificates: every certificate issued, newest first. Revoking asks for a reason (the
@@ -24,14 +25,13 @@ import { useAdminMutation } from '../ui/use-admin-mutation';
 export default function CertificatesPage() {
   const certificates = useAdminCertificates();
   const [revoking, setRevoking] = useState<AdminCertificate | null>(null);
-  const [reissuing, setReissuing] = useState<AdminCertificate | null>(null);
-  const reissue = useAdminMutation((c: AdminCertificate) => certificateApi.reissue(c._id), {
+  const reissue = useChosenMutation((c: AdminCertificate) => certificateApi.reissue(c._id), {
     success: certificateMessages.reissued,
     failure: 'Could not reissue the certificate.',
     serverWords: true,
-    onDone: () => setReissuing(null),
     refresh: certificateKeys.admin,
   });
+  const reissuing = reissue.target;
 
   return (
     <>
@@ -39,7 +39,9 @@ export default function CertificatesPage() {
         title="Certificates"
         description="Issued when a student completes a course. Anyone can check one at its verification page; a revoked one says so there, with your reason."
       />
-      <LoadedList
+      <LoadedTable
+        minWidth={720}
+        columns={['Serial', 'Student', 'Course', 'Issued', 'Status', '']}
         query={certificates}
         failure={certificateMessages.listFailed}
         loading="Loading certificates"
@@ -51,76 +53,63 @@ export default function CertificatesPage() {
           />
         }
       >
-        {(list) => (
-          <DataTable minWidth={720} columns={['Serial', 'Student', 'Course', 'Issued', 'Status', '']}>
-            {list.map((c) => (
-              <Table.Tr key={c._id} data-testid="certificate-row">
-                <Table.Td>
-                  <Anchor href={`/verify/${c.serial}`} target="_blank" size="sm" ff="monospace">
-                    {c.serial}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm" fw={500}>
-                    {c.name}
-                  </Text>
-                  <Text size="xs" c="dimmed">
-                    {c.rollno}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm">{c.course}</Text>
-                  <Text size="xs" c="dimmed">
-                    Batch {c.batch}
-                  </Text>
-                </Table.Td>
-                <Table.Td>{formatDateTime(c.issuedAt)}</Table.Td>
-                <Table.Td>
-                  {c.status === 'valid' ? (
-                    <Badge color="green" variant="light">
-                      Valid
-                    </Badge>
-                  ) : (
-                    <Stack gap={2}>
-                      <Badge color="red" variant="light">
-                        Revoked
-                      </Badge>
-                      {c.revokedReason && (
-                        <Text size="xs" c="dimmed">
-                          {c.revokedReason}
-                        </Text>
-                      )}
-                    </Stack>
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  <Group gap={6} justify="flex-end" wrap="nowrap">
-                    <Button
-                      size="xs"
-                      variant="default"
-                      onClick={() => setReissuing(c)}
-                      aria-label={`Reissue ${c.serial} of ${c.name}`}
-                    >
-                      Reissue
-                    </Button>
-                    {c.status === 'valid' && (
-                      <Button
-                        size="xs"
-                        variant="outline"
-                        color="red"
-                        onClick={() => setRevoking(c)}
-                        aria-label={`Revoke ${c.serial} of ${c.name}`}
-                      >
-                        Revoke
-                      </Button>
-                    )}
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </DataTable>
+        {(c) => (
+          <Table.Tr key={c._id} data-testid="certificate-row">
+            <Table.Td>
+              <Anchor href={`/verify/${c.serial}`} target="_blank" size="sm" ff="monospace">
+                {c.serial}
+              </Anchor>
+            </Table.Td>
+            <Table.Td>
+              <Text size="sm" fw={500}>
+                {c.name}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {c.rollno}
+              </Text>
+            </Table.Td>
+            <Table.Td>
+              <Text size="sm">{c.course}</Text>
+              <Text size="xs" c="dimmed">
+                Batch {c.batch}
+              </Text>
+            </Table.Td>
+            <Table.Td>{formatDateTime(c.issuedAt)}</Table.Td>
+            <Table.Td>
+              {c.status === 'valid' ? (
+                <Badge color="green" variant="light">
+                  Valid
+                </Badge>
+              ) : (
+                <Stack gap={2}>
+                  <RevokedMark reason={c.revokedReason} />
+                </Stack>
+              )}
+            </Table.Td>
+            <Table.Td>
+              <Group gap={6} justify="flex-end" wrap="nowrap">
+                <RowButton
+                  variant="default"
+                  label={`Reissue ${c.serial} of ${c.name}`}
+                  onClick={() => reissue.choose(c)}
+                >
+                  Reissue
+                </RowButton>
+                {c.status === 'valid' && (
+                  <RowButton
+                    variant="outline"
+                    color="red"
+                    label={`Revoke ${c.serial} of ${c.name}`}
+                    onClick={() => setRevoking(c)}
+                  >
+                    Revoke
+                  </RowButton>
+                )}
+              </Group>
+            </Table.Td>
+          </Table.Tr>
         )}
-      </LoadedList>
+      </LoadedTable>
       {revoking && <RevokeModal certificate={revoking} onClose={() => setRevoking(null)} />}
       <ConfirmModal
         opened={reissuing !== null}
@@ -128,7 +117,7 @@ export default function CertificatesPage() {
         action="Reissue"
         pending={reissue.isPending}
         onConfirm={() => reissuing && reissue.mutate(reissuing)}
-        onClose={() => setReissuing(null)}
+        onClose={reissue.close}
       >
         {reissuing &&
           `${reissuing.serial} of ${reissuing.name} ${reissuing.status === 'valid' ? 'is revoked as reissued, and ' : ''}a new certificate is issued with the student's current name and roll number.`}

@@ -17,16 +17,16 @@ import { instructorMessages, type InstructorEntry } from '../../../contract/inst
 import { useAdminCourses } from '../../api/admin';
 import { instructorApi, instructorKeys, useInstructors } from '../../api/instructors';
 import { ConfirmRemoveModal } from '../ui/ConfirmModal';
-import { DataTable } from '../ui/DataTable';
+import { RowButton } from '../ui/DataTable';
 import { Empty } from '../ui/Empty';
 import { FormActions } from '../ui/FormActions';
 import { formatDateTime } from '../ui/format';
-import { LoadedList } from '../ui/LoadedList';
+import { LoadedTable } from '../ui/LoadedList';
 import { PageHeader } from '../ui/PageHeader';
 import { Section } from '../ui/Section';
 import { ServerReason } from '../ui/ServerReason';
 import { SubmitRow } from '../ui/SubmitRow';
-import { useAdminMutation } from '../ui/use-admin-mutation';
+import { useAdminMutation, useChosenMutation } from '../ui/use-admin-mutation';
 import { plural } from '../../../contract/plural';
 
 /**
@@ -38,11 +38,9 @@ export default function InstructorsPage() {
   const instructors = useInstructors();
   const courses = useAdminCourses('list');
   const [editing, setEditing] = useState<InstructorEntry | null>(null);
-  const [removing, setRemoving] = useState<InstructorEntry | null>(null);
-  const remove = useAdminMutation((who: InstructorEntry) => instructorApi.remove(who._id), {
+  const remove = useChosenMutation((who: InstructorEntry) => instructorApi.remove(who._id), {
     success: 'Instructor removed.',
     failure: 'Could not remove the instructor.',
-    onDone: () => setRemoving(null),
     refresh: instructorKeys.all,
   });
 
@@ -55,7 +53,9 @@ export default function InstructorsPage() {
       <Stack gap="lg">
         <CreateSection courses={courses.data ?? []} />
         <Section id="instructors-list" title="Instructors and their courses">
-          <LoadedList
+          <LoadedTable
+            minWidth={560}
+            columns={['Instructor', 'Courses', 'Last sign-in', '']}
             query={instructors}
             failure="Could not load the instructors."
             loading="Loading the instructors"
@@ -64,70 +64,64 @@ export default function InstructorsPage() {
               <Empty title="No instructors yet" description="Create one above and choose their courses." />
             }
           >
-            {(list) => (
-              <DataTable minWidth={560} columns={['Instructor', 'Courses', 'Last sign-in', '']}>
-                {list.map((who) => (
-                  <Table.Tr key={who._id} data-testid="instructor-row">
-                    <Table.Td>
-                      <Text size="sm" fw={500}>
-                        {who.name}
-                      </Text>
-                      <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                        {who.username} · {who.email}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      {who.courses.length === 0 ? (
-                        <Text size="sm" c="dimmed">
-                          None
-                        </Text>
-                      ) : (
-                        <Group gap={4}>
-                          {who.courses.map((c) => (
-                            <Badge key={c._id} variant="light" color="gray" style={{ textTransform: 'none' }}>
-                              {c.name}
-                            </Badge>
-                          ))}
-                        </Group>
-                      )}
-                    </Table.Td>
-                    <Table.Td>{formatDateTime(who.lastSignInAt) || 'Never'}</Table.Td>
-                    <Table.Td>
-                      <Group gap={6} justify="flex-end" wrap="nowrap">
-                        <Button
-                          size="xs"
-                          variant="default"
-                          onClick={() => setEditing(who)}
-                          aria-label={`Edit the courses of ${who.name}`}
-                        >
-                          Courses
-                        </Button>
-                        <Button
-                          size="xs"
-                          variant="outline"
-                          color="red"
-                          onClick={() => setRemoving(who)}
-                          aria-label={`Remove ${who.name}`}
-                        >
-                          Remove
-                        </Button>
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </DataTable>
+            {(who) => (
+              <Table.Tr key={who._id} data-testid="instructor-row">
+                <Table.Td>
+                  <Text size="sm" fw={500}>
+                    {who.name}
+                  </Text>
+                  <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                    {who.username} · {who.email}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  {who.courses.length === 0 ? (
+                    <Text size="sm" c="dimmed">
+                      None
+                    </Text>
+                  ) : (
+                    <Group gap={4}>
+                      {who.courses.map((c) => (
+                        <Badge key={c._id} variant="light" color="gray" style={{ textTransform: 'none' }}>
+                          {c.name}
+                        </Badge>
+                      ))}
+                    </Group>
+                  )}
+                </Table.Td>
+                <Table.Td>{formatDateTime(who.lastSignInAt) || 'Never'}</Table.Td>
+                <Table.Td>
+                  <Group gap={6} justify="flex-end" wrap="nowrap">
+                    <RowButton
+                      variant="default"
+                      label={`Edit the courses of ${who.name}`}
+                      onClick={() => setEditing(who)}
+                    >
+                      Courses
+                    </RowButton>
+                    <RowButton
+                      variant="outline"
+                      color="red"
+                      label={`Remove ${who.name}`}
+                      onClick={() => remove.choose(who)}
+                    >
+                      Remove
+                    </RowButton>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
             )}
-          </LoadedList>
+          </LoadedTable>
         </Section>
       </Stack>
       {editing && (
         <EditCoursesModal who={editing} courses={courses.data ?? []} onClose={() => setEditing(null)} />
       )}
       <ConfirmRemoveModal
-        target={removing}
+        target={remove.target}
         title="Remove this instructor?"
         mutation={remove}
-        onClose={() => setRemoving(null)}
+        onClose={remove.close}
       >
         {(who) =>
           `${who.name} (${who.username}) loses their account: they are signed out now and cannot sign in again. Their courses, videos and answers stay.`

@@ -1,5 +1,5 @@
 import { Button, Table, type TableProps } from '@mantine/core';
-import { IconPencil } from '@tabler/icons-react';
+import { IconPencil, type Icon } from '@tabler/icons-react';
 import { isValidElement, type ReactNode } from 'react';
 import classes from './tables.module.css';
 
@@ -45,17 +45,41 @@ export function DataTable({ minWidth, columns, children, maxHeight, ...table }: 
 
 const Fragmented = ({ children }: { children: ReactNode }) => children;
 
-/** A row's Edit button, named after what it edits for screen readers. */
-export function EditButton({ label, onClick }: { label: string; onClick(): void }) {
+/** A row's action button, named after what it acts on for screen readers (`label`). */
+export function RowButton({
+  label,
+  onClick,
+  icon: Icon,
+  variant = 'light',
+  color,
+  children,
+}: {
+  label: string;
+  onClick(): void;
+  icon?: Icon;
+  variant?: 'light' | 'default' | 'outline';
+  color?: string;
+  children: ReactNode;
+}) {
   return (
     <Button
       size="xs"
-      variant="light"
-      leftSection={<IconPencil size={14} aria-hidden="true" />}
+      variant={variant}
+      color={color}
+      leftSection={Icon && <Icon size={14} aria-hidden="true" />}
       onClick={onClick}
       aria-label={label}
     >
-      Edit
+      {children}
     </Button>
+  );
+}
+
+/** A row's Edit button. */
+export function EditButton({ label, onClick }: { label: string; onClick(): void }) {
+  return (
+    <RowButton icon={IconPencil} label={label} onClick={onClick}>
+      Edit
+    </RowButton>
   );
 }

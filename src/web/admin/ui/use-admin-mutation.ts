@@ -42,3 +42,18 @@ export function useAdminMutation<V, T extends { message?: string }>(
   });
   return { ...mutation, reason };
 }
+
+/**
+ * An admin write on one item the admin picked from a list and then confirms in a dialog (remove,
+ * reissue, …): `choose(item)` opens the dialog, `target` is the item it is about (null: closed),
+ * `close()` shuts it, and a success closes it too.
+ */
+export function useChosenMutation<V, T extends { message?: string }>(
+  mutationFn: (variables: V) => Promise<T>,
+  options: Omit<AdminMutationOptions<T>, 'onDone'>,
+) {
+  const [target, setTarget] = useState<V | null>(null);
+  const close = () => setTarget(null);
+  const mutation = useAdminMutation(mutationFn, { ...options, onDone: close });
+  return { ...mutation, target, choose: setTarget, close };
+}

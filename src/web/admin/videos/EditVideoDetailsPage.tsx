@@ -1,4 +1,4 @@
-import { Button, Group, Image, Paper, Table, Text, Title } from '@mantine/core';
+import { Group, Image, Paper, Table, Text, Title } from '@mantine/core';
 import { IconBadgeCc, IconHelpCircle, IconTextScan2 } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { AdminVideo } from '../../../contract/videos';
@@ -11,7 +11,7 @@ import { EditVideoModal } from './EditVideoModal';
 import { SearchIndexModal } from './SearchIndexModal';
 import { VideoGroups } from './VideoGroups';
 import { VideoStatusBadge } from './VideoStatusBadge';
-import { DataTable, EditButton } from '../ui/DataTable';
+import { DataTable, EditButton, RowButton } from '../ui/DataTable';
 
 export const NOT_UPLOADED = 'Not uploaded';
 
@@ -64,33 +64,22 @@ function VideoTable({
           <Table.Td className={classes.actions}>
             <Group gap="xs" justify="flex-end" wrap="nowrap">
               <EditButton label={`Edit ${video.title}`} onClick={() => onEdit(video)} />
-              <Button
-                size="xs"
-                variant="light"
-                leftSection={<IconBadgeCc size={14} aria-hidden="true" />}
-                aria-label={`Captions of ${video.title}`}
-                onClick={() => onCaptions(video)}
-              >
-                Captions
-              </Button>
-              <Button
-                size="xs"
-                variant="light"
-                leftSection={<IconTextScan2 size={14} aria-hidden="true" />}
-                aria-label={`Search index of ${video.title}`}
-                onClick={() => onIndex(video)}
-              >
-                Search index
-              </Button>
-              <Button
-                size="xs"
-                variant="light"
-                leftSection={<IconHelpCircle size={14} aria-hidden="true" />}
-                aria-label={`Checkpoints of ${video.title}`}
-                onClick={() => onCheckpoints(video)}
-              >
-                Checkpoints
-              </Button>
+              {(
+                [
+                  ['Captions', IconBadgeCc, onCaptions],
+                  ['Search index', IconTextScan2, onIndex],
+                  ['Checkpoints', IconHelpCircle, onCheckpoints],
+                ] as const
+              ).map(([action, icon, show]) => (
+                <RowButton
+                  key={action}
+                  icon={icon}
+                  label={`${action} of ${video.title}`}
+                  onClick={() => show(video)}
+                >
+                  {action}
+                </RowButton>
+              ))}
             </Group>
           </Table.Td>
         </Table.Tr>

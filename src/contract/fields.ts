@@ -1,0 +1,18 @@
+import { z } from 'zod';
+
+/** How a moment of a video is refused, in the same words wherever one is sent (notes, questions, checkpoints). */
+export const momentMessages = {
+  timeInvalid: 't must be a number of seconds within the video.',
+  timeOutside: 'That moment is outside the video.',
+} as const;
+
+/** A moment of the video in seconds (checked against the video's length by the server). */
+export const Moment = z
+  .number({ error: momentMessages.timeInvalid })
+  .finite(momentMessages.timeInvalid)
+  .min(0, momentMessages.timeOutside)
+  .max(24 * 3600, momentMessages.timeOutside);
+
+/** A text trimmed, then of `min` to `max` characters; every refusal says `message`. */
+export const boundedText = (max: number, message: string, min = 1) =>
+  z.string({ error: message }).trim().min(min, message).max(max, message);
