@@ -34,6 +34,11 @@ export interface AttachOptions {
   startAt?: number;
   /** The stream's length as the server knows it, before the playlist says (0: unknown). */
   durationHint?: number;
+  /**
+   * A key refused with 403: the server holds the lecture at a checkpoint (player/hold.ts). Answers
+   * the moment to go on loading from (the checkpoint's), or null to wait for a play or seek.
+   */
+  onHeld?(): number | null;
 }
 
 /**
@@ -144,6 +149,15 @@ export async function attachStream(
     if (data.details === Hls.ErrorDetails.KEY_LOAD_ERROR && keyStatus(data) === 403) {
       held = true;
       hls.stopLoad();
+      const resumeAt = options.onHeld?.() ?? null;
+      if (resumeAt === null) return;
+      if (video.readyState >= HTMLMediaElement.HAVE_METADATA) {
+        video.currentTime = resumeAt; // its seeking event loads again
+      } else {
+        // No media yet (a start past the hold): hls.js loads from there and seeks once it is buffered.
+        held = false;
+        hls.startLoad(resumeAt);
+      }
       return;
     }
     const segmentFailed =

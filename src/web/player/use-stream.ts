@@ -4,7 +4,7 @@ import { describeMedia, logMediaEvents, playerLog } from './player-log';
 import type { Recovery } from './use-recovery';
 
 /** Where to start (engine.ts's startPosition rule) is the engine's to apply. */
-export interface StreamOptions extends Pick<AttachOptions, 'startAt' | 'durationHint'> {
+export interface StreamOptions extends Pick<AttachOptions, 'startAt' | 'durationHint' | 'onHeld'> {
   /** The HLS master playlist. */
   src: string;
   autoPlay?: boolean;
@@ -17,7 +17,7 @@ export interface StreamOptions extends Pick<AttachOptions, 'startAt' | 'duration
  */
 export function useStream(
   videoRef: RefObject<HTMLVideoElement | null>,
-  { src, startAt = 0, durationHint = 0, autoPlay = false }: StreamOptions,
+  { src, startAt = 0, durationHint = 0, autoPlay = false, onHeld }: StreamOptions,
   recovery: Recovery,
 ): EngineKind | null {
   const [engine, setEngine] = useState<EngineKind | null>(null);
@@ -35,6 +35,7 @@ export function useStream(
           onFatal: (details) => void fail(details, src, current),
           startAt,
           durationHint,
+          onHeld,
         });
         if (cancelled) return attached.destroy();
         detach = attached.destroy;
@@ -59,7 +60,7 @@ export function useStream(
       unlog();
       detach?.();
     };
-    // startAt, durationHint and autoPlay only matter when a stream is attached; the recovery callbacks are stable.
+    // startAt, durationHint, autoPlay and onHeld (stable) only matter when a stream is attached; the recovery callbacks are stable.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [src, attempt]);
 
