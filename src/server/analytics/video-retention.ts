@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
   QUESTION_BUCKET_SECONDS,
-  type AnalyticsCheckpoint,
   type AnalyticsCourseRef,
   type QuestionBucket,
   type RetentionBucket,
@@ -11,12 +10,12 @@ import { adminMessages } from '../../contract/messages';
 import { BUCKET_SECONDS } from '../../contract/progress';
 import { isUuid } from '../db/ids';
 import type { Db } from '../db/client';
-import { staffCheckpoints } from '../checkpoints/checkpoints';
 import { activeEnrollment } from '../courses/access-sql';
 import { notFound } from '../errors';
 import type { CsvValue } from './csv';
 import { rowsOf } from '../db/raw';
 import { num, round4, shareOf } from './queries';
+import { videoCheckpointFigures } from './checkpoint-stats';
 
 interface VideoRow {
   id: string;
@@ -88,17 +87,7 @@ export async function videoAnalytics(db: Db, videoId: string, now: Date): Promis
     bucket.plays = Math.round((num(c.playedMs) / 1000 / length) * 100) / 100;
   }
   const questionBuckets = await questionCounts(db, video.id, duration);
-  const checkpoints: AnalyticsCheckpoint[] = (await staffCheckpoints(db, video.id)).map((c) => ({
-    _id: c._id,
-    t: c.t,
-    prompt: c.prompt,
-    required: c.required,
-    reached: c.stats?.reached ?? 0,
-    answered: c.stats?.answered ?? 0,
-    passed: c.stats?.passed ?? 0,
-    firstTryCorrect: c.stats?.firstTryCorrect ?? 0,
-    attempts: c.stats?.attempts ?? 0,
-  }));
+  const checkpoints = await videoCheckpointFigures(db, video.id);
   const withAccess = num(audience?.withAccess);
   const completed = num(audience?.completed);
   const course: AnalyticsCourseRef | null = video.courseId
