@@ -155,4 +155,86 @@ test.describe('checkpoints', () => {
     await expect(list).toContainText('Right: range(2)');
     await screenshots(page, 'checkpoints-admin', { hideToasts: true });
   });
+
+  test('analytics mark the checkpoint on the retention chart with its pass rate, and list it', async ({
+    page,
+  }) => {
+    test.setTimeout(60_000);
+    await adminSignIn(page, lectern);
+    await page.goto(`${lectern.url}/adminanalytics/video/${videoId}`);
+    await expect(page.getByRole('heading', { name: 'What print does' })).toBeVisible();
+    // The first test's student: a wrong answer, then the right one (1 of 1 who answered passed).
+    await expect(page.getByText(/Dashed lines are the 2 checkpoints/)).toBeVisible();
+    await expect(page.locator('.recharts-reference-line')).toHaveCount(2);
+    await expect(page.getByText('✓ 100%', { exact: true })).toBeVisible();
+    await page.getByRole('button', { name: 'Show checkpoints as a table' }).click();
+    const row = page.getByRole('row').filter({ hasText: 'What does this print? (required)' });
+    await expect(row.getByRole('cell')).toHaveText([
+      '00:05',
+      'What does this print? (required)',
+      '1',
+      '1',
+      '1',
+      '100%',
+      '0',
+      '2',
+    ]);
+    await screenshots(page, 'checkpoints-analytics', { hideToasts: true });
+    const csv = await page.request.get(`${lectern.url}/api/admin/analytics/videos/${videoId}?format=csv`);
+    expect((await csv.text()).split('\r\n')[0]).toContain('checkpoint_1_attempts,checkpoint_1_passed');
+  });
+
+  test('the verification page shows the certificate valid, and revoked with the reason once the admin revokes it behind a confirmation', async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(90_000);
+    await adminSignIn(page, lectern);
+    const listed = await (await page.request.get(`${lectern.url}/api/admin/certificates`)).json();
+    const certificate = (listed.certificates as { serial: string; name: string; rollno: string }[]).find(
+      (c) => c.rollno === 'PY-101',
+    );
+    expect(certificate, `the first test completed the course: ${JSON.stringify(listed)}`).toBeTruthy();
+    const { serial, name } = certificate!;
+    // Anyone, signed out, at the address the QR code holds.
+    const employer = await (await browser.newContext()).newPage();
+    await employer.goto(`${lectern.url}/verify/${serial}`);
+    await expect(employer.getByRole('status').filter({ hasText: 'Valid certificate' })).toBeVisible();
+    const field = (label: string) => employer.locator(`[data-field="${label}"]`);
+    await expect(field('Name')).toHaveText('Kavya Menon');
+    await expect(field('Roll number')).toHaveText('PY-101');
+    await expect(field('Course')).toHaveText('Python Basics');
+    await expect(field('Serial')).toHaveText(serial);
+    await screenshots(employer, 'certificates-verify-valid');
+
+    await page.goto(`${lectern.url}/admincertificates`);
+    await page.getByRole('button', { name: `Revoke ${serial} of ${name}` }).click();
+    const confirm = page.getByRole('dialog', { name: 'Revoke this certificate?' });
+    await expect(confirm).toContainText(`${serial} of ${name}`);
+    // No reason: not sent, the field says why.
+    await confirm.getByRole('button', { name: 'Revoke' }).click();
+    await expect(confirm).toContainText('Please give a reason');
+    await screenshots(page, 'certificates-admin-revoke', { hideToasts: true });
+    // Cancel leaves it valid.
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirm).toBeHidden();
+    await employer.reload();
+    await expect(employer.getByRole('status').filter({ hasText: 'Valid certificate' })).toBeVisible();
+
+    const reason = 'Issued to the wrong batch by mistake.';
+    await page.getByRole('button', { name: `Revoke ${serial} of ${name}` }).click();
+    await confirm.getByRole('textbox', { name: 'Reason' }).fill(reason);
+    await confirm.getByRole('button', { name: 'Revoke' }).click();
+    await expect(confirm).toBeHidden();
+    await expect(page.getByRole('row', { name: new RegExp(serial) })).toContainText('Revoked');
+    await expect(page.getByRole('button', { name: `Revoke ${serial} of ${name}` })).toHaveCount(0);
+
+    await employer.reload();
+    await expect(employer.getByRole('status').filter({ hasText: 'Revoked certificate' })).toContainText(
+      reason,
+    );
+    await expect(field('Reason')).toHaveText(reason);
+    await screenshots(employer, 'certificates-verify-revoked');
+    await employer.context().close();
+  });
 });

@@ -22,6 +22,11 @@ export interface JourneyWorld {
   adminPassword: string;
   course: { id: string; name: string };
   lecture: { id: string; title: string };
+  /**
+   * A lecture of 14 s with a required single-choice checkpoint at 0:05 ("3" is right, the second
+   * choice; a wrong answer rewinds to 0:01) and keys of 2 s (node mode, when the journey runs).
+   */
+  checkpointLecture?: { id: string; title: string };
   /** A caption of the lecture on screen from 0 s to its end. */
   caption: string;
   /** A student fresh from the admin's hands (first sign-in pending), one per engine. */
@@ -562,4 +567,121 @@ export const learningJourney: Journey = {
   },
 };
 
-export const journeys: Journey[] = [studentJourney, adminJourney, learningJourney];
+/** What the key route answers a student for each key period of 2 s from 6 s to 14 s of `videoId`. */
+const keysPast = (d: EngineDriver, videoId: string) =>
+  d.evaluate(
+    (id: string) =>
+      Promise.all(
+        [3, 4, 5, 6].map((period) =>
+          fetch(`/stream/videos/${id}/keys/${period}`).then(async (r) => ({
+            status: r.status,
+            body: r.status === 200 ? '' : await r.text(),
+          })),
+        ),
+      ),
+    videoId,
+  );
+
+/**
+ * Issue 39 in every engine: the player stops at the required checkpoint; a seek past it gets the key
+ * refused and the picture comes back to it (no error screen); the answers never reach the page before
+ * the pass; a wrong answer sends the student back, the right one lets the lecture go on.
+ */
+export const checkpointJourney: Journey = {
+  name: 'checkpoint: stops at it, the keys past it refused, a wrong answer rewinds, the right one goes on',
+  async run(d, w) {
+    const lecture = w.checkpointLecture;
+    if (!lecture) throw new Error('run.ts prepared no checkpoint lecture');
+    await studentSignIn(d, w);
+    await d.goto(`${w.url}/course/${w.course.id}?video=${lecture.id}`);
+    await clickOn(d, 'button', new RegExp(`^Play ${literal(lecture.title)}`));
+    const dialogOpen = () =>
+      d.evaluate(
+        () =>
+          document
+            .querySelector('[data-testid="checkpoint-dialog"]')
+            ?.textContent?.includes('Checkpoint at 0:05') ?? false,
+      );
+    await until('the player stops at the checkpoint', dialogOpen, 30_000);
+    await until('paused at 0:05', async () => (await playerState(d)) === 'paused');
+    const at = await currentTime(d);
+    if (Math.abs(at - 5) > 0.5) throw new Error(`stopped at ${at} s, not at 0:05`);
+    await shots(d, 'checkpoint-player');
+
+    // The checkpoints the page reads carry no answers (nor does anything else before the pass: the
+    // answers live on the server alone).
+    const listed = await d.evaluate(
+      (id: string) => fetch(`/api/videos/${id}/checkpoints`).then((r) => r.text()),
+      lecture.id,
+    );
+    if (/answers|rewindTo/.test(listed))
+      throw new Error(`the checkpoints the student reads hold answers: ${listed}`);
+
+    // The keys past it are refused.
+    const held = await keysPast(d, lecture.id);
+    for (const key of held)
+      if (key.status !== 403 || !key.body.includes('Answer the checkpoint before you watch further.'))
+        throw new Error(`a key past the checkpoint: ${JSON.stringify(held)}`);
+
+    // A seek past it: the picture comes back to the question, the player shows no error, and the
+    // picture never passes the checkpoint's key period.
+    await d.evaluate(() => {
+      document.querySelector('video')!.currentTime = 11;
+    });
+    let furthest = 0;
+    const deadline = Date.now() + 6_000;
+    while (Date.now() < deadline) {
+      const state = await d.evaluate(() => {
+        const v = document.querySelector('video')!;
+        return { t: v.currentTime, seeking: v.seeking, paused: v.paused, text: document.body.innerText };
+      });
+      if (/could not be played|connection to the server was lost/i.test(state.text))
+        throw new Error(`the player shows an error after the seek past the checkpoint (at ${state.t} s)`);
+      if (!state.seeking) furthest = Math.max(furthest, state.t);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    await until(
+      'back at the checkpoint after the seek',
+      async () => Math.abs((await currentTime(d)) - 5) < 0.6,
+    );
+    if (furthest > 6.1) throw new Error(`the picture passed the checkpoint's key period: at ${furthest} s`);
+    if (!(await dialogOpen())) throw new Error('the question went away after the seek');
+
+    // A link to a moment past it (a search hit, an edited address): the player starts there, its key
+    // is refused, and the student lands at the checkpoint, not on an error.
+    await d.goto(`${w.url}/course/${w.course.id}?video=${lecture.id}&t=11`);
+    await until('a start past the checkpoint lands on it', dialogOpen, 30_000);
+    await until('at the checkpoint', async () => Math.abs((await currentTime(d)) - 5) < 0.6);
+    if (/could not be played/i.test(await pageText(d)))
+      throw new Error('the player shows an error after a start past the checkpoint');
+
+    // A wrong answer: back to 0:01, playing, and stopped at the question once more.
+    await clickOn(d, 'field', /^abc$/);
+    await clickOn(d, 'button', /^Check answer$/);
+    await seeText(d, /Watch again from 0:01/);
+    await until('rewound before the checkpoint', async () => (await currentTime(d)) < 4, 10_000);
+    await until(
+      'stopped at the checkpoint once more',
+      async () => (await dialogOpen()) && (await currentTime(d)) > 4.4,
+      30_000,
+    );
+
+    // The right answer (the rewatch is saved on the pause: an early answer is told to wait).
+    await clickOn(d, 'field', /^3$/);
+    await clickUntil(
+      'the right answer is taken',
+      () => clickOn(d, 'button', /^Check answer$/),
+      async () => /Right\. The lecture goes on\./.test(await pageText(d)),
+    );
+    await until('the question closes', async () => !(await dialogOpen()));
+    await until('the lecture goes on past the checkpoint', async () => (await currentTime(d)) > 8, 30_000);
+    const served = await keysPast(d, lecture.id);
+    if (
+      served.some((key) => key.status !== 200 && key.status !== 404) ||
+      !served.some((key) => key.status === 200)
+    )
+      throw new Error(`the keys after the pass: ${JSON.stringify(served)}`);
+  },
+};
+
+export const journeys: Journey[] = [studentJourney, adminJourney, learningJourney, checkpointJourney];

@@ -21,7 +21,7 @@ import { saveDiagnostics } from './diagnose';
 import { journaled, type Journal } from './journal';
 import type { EngineDriver } from './driver';
 import { launchFirefox } from './firefox';
-import { journeys, playJourney, type Journey, type JourneyWorld } from './journeys';
+import { checkpointJourney, journeys, playJourney, type Journey, type JourneyWorld } from './journeys';
 import { Outbox } from '../../test/support/outbox';
 import { launchWebKit } from './webkit';
 
@@ -55,6 +55,20 @@ const MODES: Mode[] = (only(process.env.DELIVERY_MODES) ?? ['node', 'nginx', 's3
   console.log('- s3 delivery skipped: S3_ENDPOINT is not set (eval "$(../shared/tools/s3-server/start)")');
   return false;
 }) as Mode[];
+/**
+ * Keys of 2 s in node mode (the checkpoint journey): the checkpoint at 0:05 sits in the key period
+ * 4-6 s, and every key from 6 s on is held until it is passed.
+ */
+const KEY_SECONDS = 2;
+const CHECKPOINT = {
+  t: 5,
+  kind: 'single',
+  prompt: 'What does `print(len("abc"))` print?',
+  choices: ['2', '3', 'abc'],
+  answers: [1],
+  required: true,
+  rewindTo: 1,
+};
 /** nginx checks links with a secret derived from this key (the site `nginx:config` prints). */
 const SIGNING_KEY = 'engines-delivery-signing-key-0123456789abcdef';
 
@@ -66,7 +80,7 @@ async function startSite(mode: Mode) {
   const bucket = mode === 's3' ? await createTestBucket() : undefined;
   const server = await startServer(
     mode === 'node'
-      ? {}
+      ? { KEY_ROTATION_SECONDS: String(KEY_SECONDS) }
       : bucket
         ? { ...bucket.env, SEGMENT_DELIVERY: 's3' }
         : { SEGMENT_DELIVERY: 'nginx', SIGNING_KEY, TRUST_PROXY: '1' },
@@ -115,7 +129,7 @@ async function call(client: TestClient, route: string, body: unknown) {
 const BROWSER_GONE =
   /invalid session id|session deleted|no such window|browsing context has been discarded|Request timed out/i;
 
-async function setUp(url: string, outbox: Outbox) {
+async function setUp(url: string, outbox: Outbox, withCheckpoints: boolean) {
   const admin = new TestClient(url);
   // The password, then the second step (the admin sets up a TOTP factor on this first sign-in).
   const signedIn = await admin.adminLogin({ username: 'admin', password: ADMIN_PASSWORD });
@@ -187,25 +201,33 @@ async function setUp(url: string, outbox: Outbox) {
     students[engine] = { rollno, username: created.student.username, email, password };
   }
 
+  const rollnos = Object.values(students).map((s) => s.rollno);
+  const upload = async (title: string, seconds: number, fileName: string) => {
+    const clip = await makeLectureClip(seconds);
+    const form = new FormData();
+    form.set('fileName', fileName);
+    form.set('start', '0');
+    form.set('file', new Blob([await readFile(clip)], { type: 'video/mp4' }), fileName);
+    const chunk = await admin.request('POST', '/stream/upload-chunk', { body: form });
+    if (chunk.status !== 200) throw new Error(`upload-chunk: ${chunk.status}`);
+    const done = await admin.request('POST', '/stream/upload', { headers: { filename: fileName } });
+    return (
+      await call(admin, '/api/admin/video/upload', {
+        title,
+        description: 'Played in Firefox ESR and WebKitGTK.',
+        url: done.body.url,
+        courses: course.id,
+        rollnos,
+      })
+    ).video._id as string;
+  };
   const lecture = { title: 'Welcome to every engine', id: '' };
-  const clip = await makeLectureClip(20);
-  const fileName = 'engines.mp4';
-  const form = new FormData();
-  form.set('fileName', fileName);
-  form.set('start', '0');
-  form.set('file', new Blob([await readFile(clip)], { type: 'video/mp4' }), fileName);
-  const chunk = await admin.request('POST', '/stream/upload-chunk', { body: form });
-  if (chunk.status !== 200) throw new Error(`upload-chunk: ${chunk.status}`);
-  const done = await admin.request('POST', '/stream/upload', { headers: { filename: fileName } });
-  lecture.id = (
-    await call(admin, '/api/admin/video/upload', {
-      title: lecture.title,
-      description: 'Played in Firefox ESR and WebKitGTK.',
-      url: done.body.url,
-      courses: course.id,
-      rollnos: Object.values(students).map((s) => s.rollno),
-    })
-  ).video._id;
+  lecture.id = await upload(lecture.title, 20, 'engines.mp4');
+  // Issue 39: a lecture of its own holds a required checkpoint (every student of the course would
+  // stop at one on the shared lecture); packaged beside the first one.
+  const checkpointLecture = withCheckpoints
+    ? { title: 'Stops at every engine', id: await upload('Stops at every engine', 14, 'checkpoints.mp4') }
+    : undefined;
   const captions = new FormData();
   captions.set('language', 'en');
   captions.set('label', 'English');
@@ -218,18 +240,25 @@ async function setUp(url: string, outbox: Outbox) {
   if (saved.status !== 200 && saved.status !== 201)
     throw new Error(`captions: ${saved.status} ${JSON.stringify(saved.body)}`);
   const deadline = Date.now() + 60_000;
+  const waitingFor = [lecture.id, ...(checkpointLecture ? [checkpointLecture.id] : [])];
   for (;;) {
     const list = await admin.get('/api/admin/video/editlist');
-    if (list.body.videos.find((v: { _id: string }) => v._id === lecture.id)?.status === 'ready') break;
-    if (Date.now() > deadline) throw new Error('the lecture was not ready within 60 s');
+    const ready = (list.body.videos as { _id: string; status: string }[]).filter(
+      (v) => waitingFor.includes(v._id) && v.status === 'ready',
+    );
+    if (ready.length === waitingFor.length) break;
+    if (Date.now() > deadline) throw new Error('the lectures were not ready within 60 s');
     await new Promise((r) => setTimeout(r, 250));
   }
+  if (checkpointLecture)
+    await call(admin, `/api/admin/videos/${checkpointLecture.id}/checkpoints`, CHECKPOINT);
   return {
     admin,
     instructor,
     otherInstructor,
     course,
     lecture,
+    checkpointLecture,
     students,
     uploadClip: await makeUploadClip(),
   };
@@ -265,7 +294,11 @@ async function main(): Promise<number> {
     const site = await startSite(mode);
     try {
       const outbox = new Outbox(path.join(site.dataDir, 'outbox'));
-      const school = await setUp(site.url, outbox);
+      const school = await setUp(
+        site.url,
+        outbox,
+        modeJourneys.some((j) => j === checkpointJourney),
+      );
       for (const [engine, launch] of ENGINES) {
         const started = Date.now();
         let journal: Journal;
@@ -290,6 +323,7 @@ async function main(): Promise<number> {
             adminPassword: ADMIN_PASSWORD,
             course: school.course,
             lecture: school.lecture,
+            checkpointLecture: school.checkpointLecture,
             caption: CAPTION,
             student: school.students[engine]!,
             classmate: school.students[`${engine}-spare`]!,

@@ -92,6 +92,8 @@ export interface VideoAnalytics {
    * moment inside it (hidden ones not counted). One bucket per `questionBucketSeconds`, from 0.
    */
   questionBuckets: QuestionBucket[];
+  /** The video's checkpoints in time order, with how students fared there (issue 39). */
+  checkpoints: AnalyticsCheckpoint[];
 }
 
 /** Questions asked inside one bucket of a video (analytics' confusion overlay). */
@@ -195,6 +197,23 @@ const CourseRef = z.strictObject({
   coursecode: z.string(),
 });
 
+/**
+ * A checkpoint on the retention chart (VideoAnalytics.checkpoints): reached (saved progress covers
+ * its second), answered, passed, right at the first attempt, and attempts in all.
+ */
+export const AnalyticsCheckpoint = z.strictObject({
+  _id: z.string(),
+  t: z.number(),
+  prompt: z.string(),
+  required: z.boolean(),
+  reached: z.number().int(),
+  answered: z.number().int(),
+  passed: z.number().int(),
+  firstTryCorrect: z.number().int(),
+  attempts: z.number().int(),
+});
+export type AnalyticsCheckpoint = z.infer<typeof AnalyticsCheckpoint>;
+
 export const VideoAnalyticsResponse = z.strictObject({
   video: z.strictObject({
     _id: z.string(),
@@ -212,6 +231,7 @@ export const VideoAnalyticsResponse = z.strictObject({
   buckets: z.array(z.strictObject({ start: z.number(), viewers: z.number().int(), plays: z.number() })),
   questionBucketSeconds: z.number(),
   questionBuckets: z.array(z.strictObject({ start: z.number(), questions: z.number().int() })),
+  checkpoints: z.array(AnalyticsCheckpoint),
 }) satisfies z.ZodType<VideoAnalytics>;
 
 export const CourseAnalyticsResponse = z.strictObject({

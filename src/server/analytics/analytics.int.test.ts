@@ -215,6 +215,73 @@ describe.each(testEngines())('learning analytics API (%s)', (engine) => {
     expect(rows[19]).toMatchObject({ bucket_start_seconds: '95', bucket_end_seconds: '100', viewers: '1' });
   });
 
+  it('shows each checkpoint on the retention curve and in the CSV: reached, answered, passed, attempts', async () => {
+    const { admin, videoIds, people } = await cohort();
+    const place = async (t: number) => {
+      const res = await admin.post(`/api/admin/videos/${videoIds[0]}/checkpoints`, {
+        t,
+        kind: 'single',
+        prompt: `Which one at ${t} s?`,
+        choices: ['this', 'that'],
+        answers: [1],
+        required: false,
+      });
+      expect(res.status).toBe(201);
+      return res.body.checkpoint._id as string;
+    };
+    const early = await place(7);
+    await place(52);
+    const [asha, ben] = await Promise.all(people.slice(0, 2).map((p) => server.studentClient(p)));
+    const answer = async (client: typeof admin, choice: number) =>
+      expect((await client.post(`/api/checkpoints/${early}/attempts`, { answer: choice })).status).toBe(200);
+    await answer(asha!.client, 1);
+    await answer(ben!.client, 0);
+    server.clock.advance(1_000); // the first try is the earlier one
+    await answer(ben!.client, 1);
+
+    const a = (await admin.get(`/api/admin/analytics/videos/${videoIds[0]}`)).body;
+    expect(a.checkpoints).toEqual([
+      {
+        _id: early,
+        t: 7,
+        prompt: 'Which one at 7 s?',
+        required: false,
+        reached: 2,
+        answered: 2,
+        passed: 2,
+        firstTryCorrect: 1,
+        attempts: 3,
+      },
+      expect.objectContaining({ t: 52, reached: 1, answered: 0, passed: 0, attempts: 0 }),
+    ]);
+
+    const csv = await download(admin, `/api/admin/analytics/videos/${videoIds[0]}?format=csv`);
+    const rows: Record<string, string>[] = parse(csv.bytes, { bom: true, columns: true });
+    expect(Object.keys(rows[0]!)).toEqual([
+      'bucket_start_seconds',
+      'bucket_end_seconds',
+      'viewers',
+      'viewers_share',
+      'plays',
+      'checkpoint_1_attempts',
+      'checkpoint_1_passed',
+      'checkpoint_2_attempts',
+      'checkpoint_2_passed',
+    ]);
+    // Each checkpoint's figures in the row of the bucket that holds its moment (5-10 s and 50-55 s).
+    expect(rows[1]).toMatchObject({
+      checkpoint_1_attempts: '3',
+      checkpoint_1_passed: '2',
+      checkpoint_2_attempts: '',
+    });
+    expect(rows[10]).toMatchObject({
+      checkpoint_1_attempts: '',
+      checkpoint_2_attempts: '0',
+      checkpoint_2_passed: '0',
+    });
+    expect(rows.filter((r) => r.checkpoint_1_attempts !== '')).toHaveLength(1);
+  });
+
   it('keeps course totals right when a video moves to another course or is deleted', async () => {
     const { admin, courseId, people, videoIds } = await cohort();
     const other = await watchedCourse(server, [], [50]);

@@ -4,7 +4,7 @@ import { registerRoutes } from '../http/route-table';
 import { COURSE_CSV_HEADER, courseAnalytics, courseCsv } from './course-grid';
 import { csvFileName, csvStream, type CsvValue } from './csv';
 import { STUDENT_CSV_HEADER, studentAnalytics, studentCsvRows } from './student-activity';
-import { VIDEO_CSV_HEADER, videoAnalytics, videoCsvRows } from './video-retention';
+import { videoAnalytics, videoCsvHeader, videoCsvRows } from './video-retention';
 
 /** Sends a CSV download, streamed. */
 function sendCsv(
@@ -28,7 +28,7 @@ export const analyticsRoutes: FastifyPluginAsync<RouteOptions> = async (app, { c
       const analytics = await videoAnalytics(ctx.db, params.videoId, ctx.clock.now());
       if (query.format === 'json') return analytics;
       const name = csvFileName('video', analytics.video.title, 'retention');
-      return sendCsv(reply, name, VIDEO_CSV_HEADER, videoCsvRows(analytics));
+      return sendCsv(reply, name, videoCsvHeader(analytics), videoCsvRows(analytics));
     },
 
     'GET /api/admin/analytics/courses/:courseId': async ({ params, query, reply }) => {

@@ -15,6 +15,7 @@ import { notFound } from '../errors';
 import type { CsvValue } from './csv';
 import { rowsOf } from '../db/raw';
 import { num, round4, shareOf } from './queries';
+import { videoCheckpointFigures } from './checkpoint-stats';
 
 interface VideoRow {
   id: string;
@@ -86,6 +87,7 @@ export async function videoAnalytics(db: Db, videoId: string, now: Date): Promis
     bucket.plays = Math.round((num(c.playedMs) / 1000 / length) * 100) / 100;
   }
   const questionBuckets = await questionCounts(db, video.id, duration);
+  const checkpoints = await videoCheckpointFigures(db, video.id);
   const withAccess = num(audience?.withAccess);
   const completed = num(audience?.completed);
   const course: AnalyticsCourseRef | null = video.courseId
@@ -103,6 +105,7 @@ export async function videoAnalytics(db: Db, videoId: string, now: Date): Promis
     buckets,
     questionBucketSeconds: QUESTION_BUCKET_SECONDS,
     questionBuckets,
+    checkpoints,
   };
 }
 
@@ -135,16 +138,32 @@ export const VIDEO_CSV_HEADER = [
   'plays',
 ] as const;
 
-/** The retention curve as CSV rows, one per bucket. */
+/**
+ * The video CSV's header: the retention columns, then two per checkpoint in time order
+ * (`checkpoint_N_attempts`, `checkpoint_N_passed`, N from 1), filled in the row of the bucket
+ * that holds its moment.
+ */
+export const videoCsvHeader = (analytics: VideoAnalytics): string[] => [
+  ...VIDEO_CSV_HEADER,
+  ...analytics.checkpoints.flatMap((_, i) => [`checkpoint_${i + 1}_attempts`, `checkpoint_${i + 1}_passed`]),
+];
+
+/** The retention curve as CSV rows, one per bucket, with each checkpoint's figures in its bucket's row. */
 export async function* videoCsvRows(analytics: VideoAnalytics): AsyncGenerator<CsvValue[]> {
   const { durationSeconds } = analytics.video;
-  for (const b of analytics.buckets) {
+  const size = analytics.bucketSeconds;
+  const last = analytics.buckets.length - 1;
+  const bucketOf = (t: number) => Math.min(Math.floor(t / size), last);
+  for (const [i, b] of analytics.buckets.entries()) {
     yield [
       b.start,
-      Math.min(b.start + analytics.bucketSeconds, Math.round(durationSeconds * 10) / 10),
+      Math.min(b.start + size, Math.round(durationSeconds * 10) / 10),
       b.viewers,
       analytics.studentsWithAccess > 0 ? round4(b.viewers / analytics.studentsWithAccess) : 0,
       b.plays,
+      ...analytics.checkpoints.flatMap(
+        (c) => (bucketOf(c.t) === i ? [c.attempts, c.passed] : [null, null]) as CsvValue[],
+      ),
     ];
   }
 }

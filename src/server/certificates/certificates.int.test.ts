@@ -214,6 +214,8 @@ describe.each(testEngines())('certificates (%s)', (engine) => {
       courseId: b.course.courseId,
     });
     expect((after.credential.issuer as { id: string }).id).toBe(rotated.did);
+    // The new list's first certificate sits at a random index, not 0 (1 chance in 131,072 it is).
+    expect(after.statusIndex).not.toBe(0);
     expect(await verifyProof(before.credential)).toBe(true);
     expect(await verifyProof(after.credential)).toBe(true);
     // Each key has its own status lists, signed by it: the old certificate's list still by the old key.

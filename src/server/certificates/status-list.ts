@@ -1,9 +1,22 @@
+import { randomInt } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { VC_V2_CONTEXT } from './json-ld';
 import { isoSeconds, type Issuer } from './credential';
 
 /** The specification's minimum: 16 KiB of bits, so one revoked index hides among many. */
 export const STATUS_LIST_BITS = 131_072;
+
+/** An index drawn at random from `size`, tried until `used` says no: where in the list says nothing of when. */
+export async function randomFreeIndex(
+  size: number,
+  used: (index: number) => Promise<boolean>,
+  draw: (size: number) => number = randomInt,
+): Promise<number> {
+  for (;;) {
+    const index = draw(size);
+    if (!(await used(index))) return index;
+  }
+}
 
 /** The list's bits, index 0 the first byte's high bit, GZIP'd, as multibase base64url (`u…`). */
 export function encodeStatusList(size: number, revoked: Iterable<number>): string {

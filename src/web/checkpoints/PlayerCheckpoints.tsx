@@ -5,7 +5,8 @@ import { useCheckpointStops } from './use-checkpoint-stops';
 
 /**
  * The lecture's checkpoints in the player: where it stops, and the question it asks there. Returns
- * the overlay for VideoPlayer (null while no question is open) and the seek bar's marks.
+ * the overlay for VideoPlayer (null while no question is open), the seek bar's marks and the
+ * moment the lecture is held at.
  */
 export function usePlayerCheckpoints(
   mediaRef: RefObject<HTMLVideoElement | null>,
@@ -25,5 +26,9 @@ export function usePlayerCheckpoints(
       onRewind={(to) => stops.rewind(to)}
     />
   ) : null;
-  return { overlay, checkpoints: list.data ?? [] };
+  // Where the server holds the lecture (checkpoints/hold.ts): the first required one not passed.
+  const holdAt = (list.data ?? [])
+    .filter((c) => c.required && !c.passed)
+    .reduce<number | null>((min, c) => (min === null || c.t < min ? c.t : min), null);
+  return { overlay, checkpoints: list.data ?? [], holdAt };
 }

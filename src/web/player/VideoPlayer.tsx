@@ -1,7 +1,17 @@
 import { VisuallyHidden } from '@mantine/core';
-import { useCallback, useId, useMemo, useRef, type ReactNode, type RefObject } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import type { Captions } from './captions';
 import { useMediaActions } from './media-actions';
+import { HOLD_REATTACHES, holdResumePoint } from './hold';
 import classes from './Player.module.css';
 import { PlayerControls, type SeekMarker } from './PlayerControls';
 import { PlayerOverlay } from './PlayerOverlay';
@@ -42,6 +52,11 @@ export interface VideoPlayerProps {
   markers?: readonly SeekMarker[];
   /** Shown over the picture inside the player, so fullscreen keeps it (a checkpoint's question). */
   overlay?: ReactNode;
+  /**
+   * The moment the server holds the lecture at (the first required checkpoint not passed), if any:
+   * a key refused there, or the failure it causes, brings the picture back to it (player/hold.ts).
+   */
+  holdAt?: number | null;
 }
 
 const NO_KEYS: readonly KeyBinding[] = [];
@@ -69,6 +84,7 @@ export function VideoPlayer({
   keys = NO_KEYS,
   markers,
   overlay,
+  holdAt = null,
 }: VideoPlayerProps) {
   const rootRef = useRef<HTMLDivElement>(null);
   const videoRef = useRef<HTMLVideoElement | null>(null);
@@ -83,11 +99,19 @@ export function VideoPlayer({
   );
 
   const media = useMediaState(videoRef);
-  const recovery = useRecovery(onPlaybackError);
+  const hold = useHold(videoRef, holdAt);
+  const recovery = useRecovery(onPlaybackError, hold.failed);
   const liveEdge = useLiveEdge(videoRef);
   const engine = useStream(
     videoRef,
-    { src, startAt, durationHint, autoPlay, onLive: liveEdge.onLive },
+    {
+      src,
+      startAt: hold.reattachAt ?? startAt,
+      durationHint,
+      autoPlay,
+      onLive: liveEdge.onLive,
+      onHeld: hold.refused,
+    },
     recovery,
   );
   const controls = useControlsVisibility(media.playing);
@@ -179,4 +203,29 @@ export function VideoPlayer({
       {overlay}
     </div>
   );
+}
+
+/**
+ * The checkpoint hold in the player: a key refused brings the picture back to `holdAt`; a fatal
+ * error while the lecture is held (the browser's own HLS meets the refused key as a media error) is
+ * taken for the hold a few times and the stream attached again at its moment, not shown as an error.
+ */
+function useHold(videoRef: RefObject<HTMLVideoElement | null>, holdAt: number | null) {
+  const holdRef = useRef(holdAt);
+  holdRef.current = holdAt;
+  const [reattachAt, setReattachAt] = useState<number | null>(null);
+  const reattaches = useRef(0);
+  useEffect(() => void (reattaches.current = 0), [holdAt]);
+  const refused = useCallback(() => {
+    const video = videoRef.current;
+    return video ? holdResumePoint(video, holdRef.current) : null;
+  }, [videoRef]);
+  const failed = useCallback(() => {
+    const at = holdRef.current;
+    if (at === null || reattaches.current >= HOLD_REATTACHES) return false;
+    reattaches.current++;
+    setReattachAt(at);
+    return true;
+  }, []);
+  return { reattachAt, refused, failed };
 }

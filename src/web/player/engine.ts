@@ -39,6 +39,11 @@ export interface AttachOptions {
    * now, in media seconds; or stopped being live (null). Called when that changes, not per reload.
    */
   onLive?(edge: (() => number) | null): void;
+  /**
+   * A key refused with 403: the server holds the lecture at a checkpoint (player/hold.ts). Answers
+   * the moment to go on loading from (the checkpoint's), or null to wait for a play or seek.
+   */
+  onHeld?(): number | null;
 }
 
 /**
@@ -168,6 +173,15 @@ export async function attachStream(
     if (data.details === Hls.ErrorDetails.KEY_LOAD_ERROR && keyStatus(data) === 403) {
       held = true;
       hls.stopLoad();
+      const resumeAt = options.onHeld?.() ?? null;
+      if (resumeAt === null) return;
+      if (video.readyState >= HTMLMediaElement.HAVE_METADATA) {
+        video.currentTime = resumeAt; // its seeking event loads again
+      } else {
+        // No media yet (a start past the hold): hls.js loads from there and seeks once it is buffered.
+        held = false;
+        hls.startLoad(resumeAt);
+      }
       return;
     }
     const segmentFailed =

@@ -47,4 +47,19 @@ describe('useRecovery', () => {
     expect(onError.mock.calls).toEqual([['media-error-3'], ['unsupported']]);
     expect(result.current.error).toBe('This browser cannot play this video.');
   });
+
+  it('takes a failure for the checkpoint hold when told: no error, no report, the stream attached again', async () => {
+    answer(200, {});
+    const onError = vi.fn();
+    let held = true;
+    const { result } = renderHook(() => useRecovery(onError, () => held));
+    await act(() => result.current.fail('media-error-3', '/s.m3u8', () => true));
+    expect(result.current.error).toBeNull();
+    expect(result.current.attempt).toBe(1);
+    expect(onError).not.toHaveBeenCalled();
+    held = false;
+    await act(() => result.current.fail('media-error-3', '/s.m3u8', () => true));
+    expect(result.current.error).toBe(UNPLAYABLE);
+    expect(onError).toHaveBeenCalledWith('media-error-3');
+  });
 });

@@ -34,16 +34,23 @@ export async function explainFailure(src: string): Promise<string | null> {
   }
 }
 
-/** `onPlaybackError` hears every fatal error's short code (for health reports). */
-export function useRecovery(onPlaybackError?: (code: string) => void): Recovery {
+/**
+ * `onPlaybackError` hears every fatal error's short code (for health reports). `heldFailure` may
+ * take a failure for a checkpoint's hold (player/hold.ts): then no error, the stream is attached
+ * again (it says where).
+ */
+export function useRecovery(onPlaybackError?: (code: string) => void, heldFailure?: () => boolean): Recovery {
   const [error, setError] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
   const onErrorRef = useRef(onPlaybackError);
   onErrorRef.current = onPlaybackError;
+  const heldRef = useRef(heldFailure);
+  heldRef.current = heldFailure;
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
   const clear = useCallback(() => setError(null), []);
   const fail = useCallback(async (code: string, src: string, current: () => boolean) => {
+    if (current() && heldRef.current?.()) return setAttempt((n) => n + 1);
     onErrorRef.current?.(code);
     const reason = await explainFailure(src);
     if (current()) setError(reason ?? UNPLAYABLE);

@@ -4,7 +4,7 @@ import { describeMedia, logMediaEvents, playerLog } from './player-log';
 import type { Recovery } from './use-recovery';
 
 /** Where to start (engine.ts's startPosition rule) is the engine's to apply. */
-export interface StreamOptions extends Pick<AttachOptions, 'startAt' | 'durationHint' | 'onLive'> {
+export interface StreamOptions extends Pick<AttachOptions, 'startAt' | 'durationHint' | 'onLive' | 'onHeld'> {
   /** The HLS master playlist. */
   src: string;
   autoPlay?: boolean;
@@ -17,7 +17,7 @@ export interface StreamOptions extends Pick<AttachOptions, 'startAt' | 'duration
  */
 export function useStream(
   videoRef: RefObject<HTMLVideoElement | null>,
-  { src, startAt = 0, durationHint = 0, autoPlay = false, onLive }: StreamOptions,
+  { src, startAt = 0, durationHint = 0, autoPlay = false, onLive, onHeld }: StreamOptions,
   recovery: Recovery,
 ): EngineKind | null {
   const [engine, setEngine] = useState<EngineKind | null>(null);
@@ -36,6 +36,7 @@ export function useStream(
           startAt,
           durationHint,
           onLive: (edge) => current() && onLive?.(edge),
+          onHeld,
         });
         if (cancelled) return attached.destroy();
         detach = attached.destroy;
@@ -61,7 +62,7 @@ export function useStream(
       unlog();
       detach?.();
     };
-    // startAt, durationHint and autoPlay only matter when a stream is attached; the recovery callbacks and onLive are stable.
+    // startAt, durationHint, autoPlay and onHeld (stable) only matter when a stream is attached; the recovery callbacks and onLive are stable.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [src, attempt]);
 

@@ -82,6 +82,7 @@ export function WatchedVideo({
         onPlaybackError={(code) => health.fail(code)}
         markers={markers}
         overlay={checkpoints.overlay}
+        holdAt={checkpoints.holdAt}
       />
       <Suspense fallback={null}>
         {captions.tracks.length > 0 && (

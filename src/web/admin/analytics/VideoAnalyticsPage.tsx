@@ -1,7 +1,7 @@
 import '@mantine/charts/styles.css';
 import { CompositeChart } from '@mantine/charts';
 import { SimpleGrid, Stack, Text } from '@mantine/core';
-import type { VideoAnalytics } from '../../../contract/analytics';
+import type { AnalyticsCheckpoint, VideoAnalytics } from '../../../contract/analytics';
 import { analyticsCsv, useVideoAnalytics } from '../../api/analytics';
 import { Empty } from '../ui/Empty';
 import { PageHeader } from '../ui/PageHeader';
@@ -47,6 +47,16 @@ function VideoView({ analytics: a }: { analytics: VideoAnalytics }) {
     (best, q) => (!best || q.questions > best.questions ? q : best),
     undefined,
   );
+  // Each checkpoint: a dashed line at the step that holds its moment, with its pass rate.
+  const lastStart = a.buckets.at(-1)?.start ?? 0;
+  const stepOf = (t: number) => Math.min(Math.floor(t / a.bucketSeconds) * a.bucketSeconds, lastStart);
+  const checkpointLines = a.checkpoints.map((c) => ({
+    x: at(stepOf(c.t)),
+    color: 'teal.8',
+    strokeDasharray: '3 3',
+    label: `✓ ${passRate(c)}`,
+    labelPosition: 'insideTopLeft' as const,
+  }));
   const span = (start: number) =>
     `${at(start)}–${at(Math.min(start + a.questionBucketSeconds, video.durationSeconds))}`;
   return (
@@ -124,6 +134,7 @@ function VideoView({ analytics: a }: { analytics: VideoAnalytics }) {
               areaProps={{ fillOpacity: 0.15 }}
               maxBarWidth={28}
               composedChartProps={{ barCategoryGap: '5%' }}
+              referenceLines={checkpointLines}
             />
           </ChartFigure>
           <Text size="xs" c="dimmed" id="retention-summary" mt="xs">
@@ -134,6 +145,8 @@ function VideoView({ analytics: a }: { analytics: VideoAnalytics }) {
             {most
               ? `Bars are questions students asked there, ${questionCount} in all; the most, ${most.questions}, at ${span(most.start)}.`
               : 'No questions were asked on this video yet.'}
+            {a.checkpoints.length > 0 &&
+              ` Dashed lines are the ${plural(a.checkpoints.length, 'checkpoint')}, marked with the share of those who answered that passed.`}
           </Text>
           <ChartTable label="Retention as a table">
             <FiguresTable
@@ -169,8 +182,49 @@ function VideoView({ analytics: a }: { analytics: VideoAnalytics }) {
               />
             )}
           </ChartTable>
+          {a.checkpoints.length > 0 && <CheckpointsTable checkpoints={a.checkpoints} />}
         </ChartPanel>
       )}
     </Stack>
   );
+}
+
+/** The figures of each checkpoint, in columns of their own (issue 39). */
+const CHECKPOINT_FIGURES: [string, keyof AnalyticsCheckpoint | typeof passRate][] = [
+  ['Reached', 'reached'],
+  ['Answered', 'answered'],
+  ['Passed', 'passed'],
+  ['Pass rate', (c) => passRate(c)],
+  ['Right first time', 'firstTryCorrect'],
+  ['Attempts', 'attempts'],
+];
+
+function CheckpointsTable({ checkpoints }: { checkpoints: AnalyticsCheckpoint[] }) {
+  return (
+    <ChartTable label="Checkpoints as a table">
+      <FiguresTable
+        stickyHeader
+        rows={checkpoints}
+        rowKey={(c) => c._id}
+        columns={[
+          { head: 'Moment', cell: (c) => at(c.t), mono: true },
+          { head: 'Question', cell: (c) => firstLine(c.prompt) + (c.required ? ' (required)' : '') },
+          ...CHECKPOINT_FIGURES.map(([head, figure]) => ({
+            head,
+            cell: (c: AnalyticsCheckpoint) => (typeof figure === 'function' ? figure(c) : String(c[figure])),
+            right: true,
+          })),
+        ]}
+      />
+    </ChartTable>
+  );
+}
+
+/** Of the students who answered a checkpoint, the share that passed it ("—" before any answer). */
+const passRate = (c: AnalyticsCheckpoint) => (c.answered ? percent(c.passed / c.answered) : '—');
+
+/** A prompt's first line of text, short enough for a table cell. */
+function firstLine(prompt: string): string {
+  const line = prompt.split('\n').find((l) => l.trim() && !l.startsWith('```')) ?? prompt;
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
