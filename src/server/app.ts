@@ -16,6 +16,7 @@ import {
 } from './certificates/routes';
 import { learningRoutes } from './learning/routes';
 import { liveRoutes } from './live/routes';
+import { rtmpRoutes } from './live/rtmp';
 import { playbackRoutes } from './playback/routes';
 import { searchRoutes } from './search/routes';
 import { traceRunRoutes } from './forensic/trace-run-routes';
@@ -176,6 +177,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(checkpointRoutes, { ...deps, completion });
   await app.register(playbackRoutes, deps);
   await app.register(liveRoutes, deps);
+  // nginx's rtmp callbacks (form-encoded; their own parser in their own scope).
+  await app.register(rtmpRoutes, deps);
   await app.register(searchRoutes, deps);
   await app.register(thumbnailRoutes, { ctx, auth });
   await app.register(metricsRoutes, deps);

@@ -3,7 +3,7 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq, inArray, lte } from 'drizzle-orm';
 import type { AppContext } from '../context';
-import { liveClasses, videos } from '../db/schema';
+import { liveClasses, liveIngests, videos } from '../db/schema';
 import { inputArgs, type MediaTools } from '../storage/ffmpeg';
 import { describeSegment, INFO_FILE, PLAYLIST, type RenditionInfo } from '../media/packaging/hls';
 import { keyUriOf, periodAt, videoKeysFor, type KeysFor } from '../media/packaging/segment-keys';
@@ -22,6 +22,7 @@ export const LIVE_LEAD_MS = 30 * 60_000;
 const MIN_TARGET_SECONDS = 4;
 
 type RungName = 'top' | 'low';
+type IngestSource = 'srt' | 'rtmp';
 
 interface PublishedSegment {
   file: string;
@@ -133,6 +134,10 @@ class ClassIngest {
   private readonly rungs = { top: new Rung('top'), low: new Rung('low') };
   private attempt = 0;
   private listener: AbortController | undefined;
+  /** Where the running ffmpeg reads: its SRT listener, or nginx's copy of an RTMP encoder's stream. */
+  private source: IngestSource = 'srt';
+  /** nginx accepted an RTMP encoder for this class (live_ingests.rtmp_since, from its callback). */
+  rtmpOnAir = false;
   private running: Promise<void> | undefined;
   private listenerDone = false;
   /** Real time (ms) of the last new segment, and of the listener's end after a connection. */
@@ -187,9 +192,13 @@ class ClassIngest {
     return this.ctx.media.scratch.path(path.join(`live-${this.row.id}`, `a${attempt}`, rung));
   }
 
-  /** Starts (or, after a drop, restarts) the class's SRT listener. */
+  /**
+   * Starts (or, after a drop, restarts) the class's ffmpeg: its SRT listener, or, while nginx has an
+   * RTMP encoder on the air for it, a reader of that stream (rtmp.ts).
+   */
   async listen(): Promise<void> {
     this.attempt += 1;
+    this.source = this.rtmpOnAir ? 'rtmp' : 'srt';
     for (const rung of Object.values(this.rungs)) {
       rung.taken = 0;
       rung.anchor = undefined;
@@ -198,8 +207,7 @@ class ClassIngest {
     }
     await mkdir(this.dir('top'), { recursive: true });
     await mkdir(this.dir('low'), { recursive: true });
-    const key = openStreamKey(this.ctx.signingKey, this.row.id, this.row.streamKey);
-    const url = `srt://${this.ctx.config.host}:${this.row.srtPort}?mode=listener&passphrase=${key}&pbkeylen=16`;
+    const input = this.source === 'rtmp' ? this.rtmpInput() : this.srtInput();
     const hls = (rung: RungName) => [
       '-f',
       'hls',
@@ -214,7 +222,7 @@ class ClassIngest {
       path.join(this.dir(rung), PLAYLIST),
     ];
     const args = [
-      ...inputArgs(url, 'mpegts'),
+      ...input,
       // The top rung: the encoder's H.264 as it is (no re-encode).
       ...['-map', '0:v:0', '-map', '0:a:0?', '-sn', '-dn', '-c:v', 'copy', '-c:a', 'copy'],
       ...hls('top'),
@@ -239,6 +247,26 @@ class ClassIngest {
       .finally(() => {
         this.listenerDone = true;
       });
+  }
+
+  /** The class's SRT listener: the passphrase (the stream key) is checked in SRT's handshake. */
+  private srtInput(): string[] {
+    const key = openStreamKey(this.ctx.signingKey, this.row.id, this.row.streamKey);
+    const url = `srt://${this.ctx.config.host}:${this.row.srtPort}?mode=listener&passphrase=${key}&pbkeylen=16`;
+    return inputArgs(url, 'mpegts');
+  }
+
+  /**
+   * nginx's copy of the class's RTMP stream, named by the class's id (nginx renamed it when Lectern
+   * accepted the key): no key on this command line. It ends when the encoder leaves nginx; a stalled
+   * connection is given up after 10 s.
+   */
+  private rtmpInput(): string[] {
+    return [
+      '-rw_timeout',
+      '10000000',
+      ...inputArgs(`${this.ctx.config.live.rtmpPull}/${this.row.id}`, 'flv'),
+    ];
   }
 
   /** Publishes what ffmpeg finished since the last call; answers whether anything was new. */
@@ -358,6 +386,13 @@ class ClassIngest {
     if (this.finished) return;
     await this.publish();
     const timeUp = this.ctx.clock.now().getTime() >= classEnd(this.row).getTime();
+    // An RTMP encoder came on the air while the SRT listener waited (or the other way round): the
+    // running ffmpeg stops, what it finished is published, and the other source opens.
+    if (!this.listenerDone && this.source !== (this.rtmpOnAir ? 'rtmp' : 'srt')) {
+      this.listener?.abort();
+      await this.running;
+      await this.publish();
+    }
     if (this.listenerDone && !timeUp) {
       if (this.lastSegmentAt !== undefined && this.droppedAt === undefined)
         this.droppedAt = performance.now();
@@ -439,23 +474,26 @@ export class LiveIngest {
   async tick(): Promise<void> {
     const now = this.ctx.clock.now();
     const due = await this.ctx.db
-      .select({ row: liveClasses, store: videos.store })
+      .select({ row: liveClasses, store: videos.store, rtmpSince: liveIngests.rtmpSince })
       .from(liveClasses)
       .innerJoin(videos, eq(videos.id, liveClasses.videoId))
+      .leftJoin(liveIngests, eq(liveIngests.classId, liveClasses.id))
       .where(
         and(
           inArray(liveClasses.status, ['scheduled', 'live']),
           lte(liveClasses.startsAt, new Date(now.getTime() + LIVE_LEAD_MS)),
         ),
       );
-    for (const { row, store } of due) {
+    for (const { row, store, rtmpSince } of due) {
       const known = this.classes.get(row.id);
       if (known) {
         // A new key or time from staff applies at the next listener.
         known.row = { ...row, status: known.row.status };
+        known.rtmpOnAir = rtmpSince !== null;
         continue;
       }
       const ingest = new ClassIngest(this.ctx, this.tools, row, store);
+      ingest.rtmpOnAir = rtmpSince !== null;
       this.classes.set(row.id, ingest);
       await ingest.resume();
       await ingest.listen();

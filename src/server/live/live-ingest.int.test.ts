@@ -1,87 +1,28 @@
-import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { liveClasses, videos } from '../db/schema';
 import { createMediaTools } from '../storage/ffmpeg';
 import { decryptSegment } from '../media/packaging/segment-keys';
-import { createCourseVia, enrolVia } from '../../../test/support/course-fixtures';
 import { get, playlistUris } from '../../../test/support/delivery';
-import { OPEN_TIME, suiteAdmin, suiteServer } from '../../../test/support/test-server';
+import {
+  classEnded,
+  encode as publish,
+  liveSuiteServer,
+  scheduledClass,
+  until,
+} from '../../../test/support/live-encoder';
+import { suiteAdmin } from '../../../test/support/test-server';
 import { LiveIngest } from './ingest';
 
-/** A port range no other suite uses at the same moment (SRT listens on UDP). */
-const BASE = 20_000 + Math.floor(Math.random() * 20_000);
-
-/**
- * ffmpeg publishing a lavfi test picture (640x480, 15 fps, a keyframe every 2 s, a tone) over SRT
- * as an encoder would, in real time for `seconds`. Resolves with its exit code.
- */
-function publish(srtUrl: string, seconds: number): Promise<number> {
-  const child = spawn(
-    'ffmpeg',
-    [
-      ...['-hide_banner', '-loglevel', 'error', '-re'],
-      ...['-f', 'lavfi', '-i', 'testsrc2=size=640x480:rate=15'],
-      ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100'],
-      ...[
-        '-t',
-        String(seconds),
-        '-c:v',
-        'libx264',
-        '-preset',
-        'ultrafast',
-        '-g',
-        '30',
-        '-pix_fmt',
-        'yuv420p',
-      ],
-      ...['-c:a', 'aac', '-b:a', '64k', '-f', 'mpegts', srtUrl],
-    ],
-    { stdio: 'ignore' },
-  );
-  return new Promise((resolve) => child.on('close', (code) => resolve(code ?? -1)));
-}
-
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | undefined | false>,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 describe('live ingest over SRT', () => {
-  const server = suiteServer({
-    engine: 'pglite',
-    env: {
-      LIVE_SRT_PORTS: `${BASE}-${BASE + 4}`,
-      LIVE_RECONNECT_SECONDS: '2',
-      KEY_ROTATION_SECONDS: '4',
-    },
-  });
+  const server = liveSuiteServer({ LIVE_RECONNECT_SECONDS: '2', KEY_ROTATION_SECONDS: '4' });
   const admin = suiteAdmin(server);
   let ingest: LiveIngest | undefined;
   afterAll(() => ingest?.stop());
 
   it('refuses a wrong passphrase, packages a live class into growing encrypted playlists for students with access, and ends it after the grace', async () => {
-    const course = await createCourseVia(admin);
-    const { client: student, student: s } = await server.studentClient();
+    const { course, student, live } = await scheduledClass(server, admin, 'Live over SRT');
     const { client: outsider } = await server.studentClient();
-    await enrolVia(admin, course._id, [s.id]);
-    const created = await admin.post('/api/admin/live-classes', {
-      courseId: course._id,
-      title: 'Live over SRT',
-      startsAt: OPEN_TIME,
-      minutes: 60,
-    });
-    expect(created.status).toBe(201);
-    const live = created.body;
     const srtUrl = live.ingest.srtUrl.replace('localhost', '127.0.0.1');
 
     ingest = new LiveIngest(server.ctx, createMediaTools(server.ctx.config), 250);
@@ -147,14 +88,7 @@ describe('live ingest over SRT', () => {
 
     expect(await publishing).toBe(0);
     // The encoder stopped: after the 2 s grace the class ends and the playlist gets its end.
-    await until(
-      'the class to end',
-      async () => {
-        const [row] = await server.ctx.db.select().from(liveClasses).where(eq(liveClasses.id, live._id));
-        return row!.status === 'ended';
-      },
-      20_000,
-    );
+    await classEnded(server, live._id, 20_000);
     const ended = await (await get(child, student.token)).text();
     expect(ended).toContain('#EXT-X-ENDLIST');
     const [video] = await server.ctx.db.select().from(videos).where(eq(videos.id, live.videoId));
