@@ -18,7 +18,15 @@ import { FakeClock } from '../../src/server/clock';
 import { loadConfig } from '../../src/server/config';
 import type { TraceResult } from '../../src/contract/trace-runs';
 import type { Db } from '../../src/server/db/client';
-import { auditEvents, traceRuns, users, videoKeys as videoKeysTable } from '../../src/server/db/schema';
+import {
+  auditEvents,
+  liveIngests,
+  traceRuns,
+  users,
+  videoKeys as videoKeysTable,
+} from '../../src/server/db/schema';
+import { IngestLeases } from '../../src/server/live/lease';
+import { setRtmpPublisher } from '../../src/server/live/rtmp';
 import { openRuntime, type Runtime } from '../../src/server/runtime';
 import { openSegmentKey } from '../../src/server/videos/video-secrets';
 import { issuerKey } from '../../src/server/certificates/issuer-key';
@@ -143,6 +151,7 @@ describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine
     trace: unknown;
     traceRuns: unknown;
     liveClasses: unknown;
+    liveIngests: unknown;
     code: string;
     certificate: { serial: string; issuer: string; page: unknown };
   };
@@ -228,8 +237,12 @@ describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine
       minutes: 30,
     });
     expect(scheduled.status).toBe(201);
+    // Its ingest row: an RTMP encoder on the air through nginx, and this node's lease.
+    await setRtmpPublisher(server.ctx, scheduled.body._id, new Date('2026-03-03T05:50:00.000Z'));
+    await new IngestLeases(server.ctx.db).hold(scheduled.body._id);
     before = {
       liveClasses: (await adminClient.get('/api/admin/live-classes')).body,
+      liveIngests: await server.ctx.db.select().from(liveIngests),
       code: session.code,
       analytics: (await adminClient.get(`/api/admin/analytics/students/${viewer.student.id}`)).body,
       trace: (await adminClient.get(`/api/admin/trace/${session.code}`)).body,
@@ -400,6 +413,7 @@ describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine
       expect((await admin.get('/api/admin/trace-runs')).body).toEqual(before.traceRuns);
       // The class and its stream key, which opens with the restored signing key.
       expect((await admin.get('/api/admin/live-classes')).body).toEqual(before.liveClasses);
+      expect(await restored.runtime.ctx.db.select().from(liveIngests)).toEqual(before.liveIngests);
       // The certificate's page answers as before; the issuer key came back from the database into the
       // new DATA_DIR (sealed under the restored signing key), and new certificates are signed with it.
       const page = await new TestClient(restored.url).get(

@@ -36,9 +36,12 @@ export function encode(url: string, seconds: number): Promise<number> {
 export const randomPort = () => 20_000 + Math.floor(Math.random() * 20_000);
 
 /** A suite's server (PGlite) with SRT listeners on five ports of their own, and `env` on top. */
-export function liveSuiteServer(env: Record<string, string>): TestServer {
+export function liveSuiteServer(
+  env: Record<string, string>,
+  engine: 'pglite' | 'postgres' = 'pglite',
+): TestServer {
   const base = randomPort();
-  return suiteServer({ engine: 'pglite', env: { LIVE_SRT_PORTS: `${base}-${base + 4}`, ...env } });
+  return suiteServer({ engine, env: { LIVE_SRT_PORTS: `${base}-${base + 4}`, ...env } });
 }
 
 /**

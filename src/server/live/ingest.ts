@@ -9,6 +9,8 @@ import { describeSegment, INFO_FILE, PLAYLIST, type RenditionInfo } from '../med
 import { keyUriOf, periodAt, videoKeysFor, type KeysFor } from '../media/packaging/segment-keys';
 import { mediaKeys, readText, renditionName, type MediaStore } from '../storage';
 import { classEnd } from './classes';
+import { IngestLeases, LIVE_LEASE_MS } from './lease';
+import { reportIngest, type IngestFigures } from './live-metrics';
 import type { LiveClassRow } from './presenter';
 import { openStreamKey } from './stream-keys';
 
@@ -148,6 +150,8 @@ class ClassIngest {
   /** The last stamp written on the video's row: each change gets a later one. */
   private stamp = 0;
   finished = false;
+  /** Bits per second of the newest top-rung segment (metrics). */
+  bitrate = 0;
 
   constructor(
     private readonly ctx: AppContext,
@@ -318,6 +322,7 @@ class ClassIngest {
     });
     rung.newAttempt = false;
     rung.seconds += segment.duration;
+    if (rung.name === 'top') this.bitrate = Math.round((plain.length * 8) / Math.max(segment.duration, 0.5));
     await rm(local, { force: true });
   }
 
@@ -430,6 +435,15 @@ class ClassIngest {
     );
   }
 
+  /** What the metrics report of the class (live-metrics.ts). */
+  figures(): IngestFigures {
+    return {
+      classId: this.row.id,
+      bitrate: this.bitrate,
+      newest: this.rungs.top.published.at(-1)?.programDate,
+    };
+  }
+
   /** This node stops (shutdown): the listener goes, the class stays as it is for the next start. */
   async stop(): Promise<void> {
     this.finished = true;
@@ -447,14 +461,24 @@ export class LiveIngest {
   private readonly classes = new Map<string, ClassIngest>();
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
+  /** This node's hold on classes: another node holding a class's lease keeps it (lease.ts). */
+  readonly leases: IngestLeases;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly tools: MediaTools,
     private readonly pollMs = 500,
-  ) {}
+    leaseMs = LIVE_LEASE_MS,
+  ) {
+    this.leases = new IngestLeases(ctx.db, leaseMs);
+  }
+
+  private unreport: (() => void) | undefined;
 
   start(): void {
+    this.unreport ??= reportIngest(this.ctx.metrics.registry, () =>
+      [...this.classes.values()].map((c) => c.figures()),
+    );
     this.timer ??= setInterval(() => {
       this.ticking ??= this.tick()
         .catch((error: unknown) =>
@@ -486,6 +510,16 @@ export class LiveIngest {
       );
     for (const { row, store, rtmpSince } of due) {
       const known = this.classes.get(row.id);
+      // Taken or renewed each step; lost (this node stalled past its lease and another took the
+      // class), the listener stops here and the class goes on there.
+      if (!(await this.leases.hold(row.id))) {
+        if (known) {
+          this.ctx.logger.warn({ classId: row.id }, 'live ingest: another node took the class');
+          await known.stop();
+          this.classes.delete(row.id);
+        }
+        continue;
+      }
       if (known) {
         // A new key or time from staff applies at the next listener.
         known.row = { ...row, status: known.row.status };
@@ -503,15 +537,22 @@ export class LiveIngest {
       // Deleted or ended by someone else: let go.
       if (!dueIds.has(id) && !ingest.finished) await ingest.stop();
       else await ingest.step();
-      if (ingest.finished) this.classes.delete(id);
+      if (ingest.finished) {
+        this.classes.delete(id);
+        await this.leases.release(id);
+      }
     }
   }
 
   async stop(): Promise<void> {
+    this.unreport?.();
+    this.unreport = undefined;
     clearInterval(this.timer);
     this.timer = undefined;
     await this.ticking;
     await Promise.all([...this.classes.values()].map((c) => c.stop()));
+    // Another node may take the classes at once (a restart takes them back at its first step).
+    await Promise.all([...this.classes.keys()].map((id) => this.leases.release(id)));
     this.classes.clear();
   }
 }

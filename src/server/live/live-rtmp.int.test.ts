@@ -22,6 +22,17 @@ import { suiteAdmin } from '../../../test/support/test-server';
 import { LiveIngest } from './ingest';
 import { nginxRtmp, rtmpConfigOptions } from './rtmp';
 
+const METRICS_TOKEN = 'metrics-token-for-the-live-tests-0123';
+
+/** The value of a series (name with its labels) in Prometheus text. */
+const sample = (text: string, series: string) =>
+  Number(
+    text
+      .split('\n')
+      .find((l) => l.startsWith(`${series} `))
+      ?.slice(series.length + 1) ?? NaN,
+  );
+
 /** nginx's rtmp listener (TCP). */
 const RTMP_PORT = randomPort();
 
@@ -29,6 +40,7 @@ describe('live ingest over RTMP through nginx', () => {
   const server = liveSuiteServer({
     LIVE_RTMP_PULL: `rtmp://127.0.0.1:${RTMP_PORT}/live`,
     LIVE_RECONNECT_SECONDS: '6',
+    METRICS_TOKEN: METRICS_TOKEN,
   });
   const admin = suiteAdmin(server);
   const stops: (() => Promise<unknown>)[] = [];
@@ -76,7 +88,8 @@ describe('live ingest over RTMP through nginx', () => {
     expect(await encode(`${rtmp}/${live._id}`, 3)).not.toBe(0);
     const [before] = await server.ctx.db.select().from(videos).where(eq(videos.id, live.videoId));
     expect(before!.renditions).toEqual([]);
-    expect(await server.ctx.db.select().from(liveIngests)).toEqual([]);
+    const [ingestRow] = await server.ctx.db.select().from(liveIngests);
+    expect(ingestRow).toMatchObject({ holder: ingest.leases.holder, rtmpSince: null });
 
     const publishing = encode(`${rtmp}/${key}`, 8);
     const master = `${server.url}/stream/videos/${live.videoId}/master.m3u8`;
@@ -96,6 +109,24 @@ describe('live ingest over RTMP through nginx', () => {
     );
     const plain = decryptSegment(segment, aesKey, 0);
     expect([plain[0], plain[188]]).toEqual([0x47, 0x47]);
+
+    // The metrics while live: the class, its viewer (the student reloading the playlist), the
+    // ingest's bitrate and its segment lag.
+    const metrics = await until('the live metrics', async () => {
+      await get(child, student.token);
+      const res = await fetch(`${server.url}/metrics`, {
+        headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+      });
+      const text = await res.text();
+      return sample(text, 'lectern_live_viewers') >= 1 && text;
+    });
+    expect(sample(metrics, 'lectern_live_classes_live')).toBe(1);
+    expect(
+      sample(metrics, `lectern_live_ingest_bitrate_bits_per_second{class="${live._id}"}`),
+    ).toBeGreaterThan(10_000);
+    const lag = sample(metrics, `lectern_live_segment_lag_seconds{class="${live._id}"}`);
+    expect(lag).toBeGreaterThanOrEqual(0);
+    expect(lag).toBeLessThan(30);
     expect(await publishing).toBe(0);
 
     // on_publish_done: the class's RTMP encoder is marked gone.
