@@ -8,6 +8,7 @@ import { createMediaTools } from '../storage/ffmpeg';
 import { decryptSegment } from '../media/packaging/segment-keys';
 import { get, playlistUris } from '../../../test/support/delivery';
 import {
+  bothRungs,
   classEnded,
   encode,
   liveSuiteServer,
@@ -93,12 +94,7 @@ describe('live ingest over RTMP through nginx', () => {
 
     const publishing = encode(`${rtmp}/${key}`, 8);
     const master = `${server.url}/stream/videos/${live.videoId}/master.m3u8`;
-    // Both rungs: the copied 480p and the 360p (each appears with its first segment).
-    const masterText = await until('the live master playlist', async () => {
-      const res = await get(master, student.token);
-      const text = res.status === 200 && (await res.text());
-      return text && text.includes('RESOLUTION=640x480') && text.includes('RESOLUTION=480x360') && text;
-    });
+    const masterText = await bothRungs(master, student.token);
     const child = playlistUris(masterText, master)[0]!;
     const first = await (await get(child, student.token)).text();
     expect(first).toContain('#EXT-X-PLAYLIST-TYPE:EVENT');
