@@ -25,6 +25,7 @@ export function liveConfig(e: Settings): Readonly<LiveConfig> {
     ingestHost,
     rtmpUrl: e.LIVE_RTMP_URL?.replace(/\/+$/, '') ?? `rtmp://${ingestHost}:1935/live`,
     rtmpPull: e.LIVE_RTMP_PULL.replace(/\/+$/, ''),
+    rtmpConfigured: e.LIVE_RTMP_URL !== undefined,
     reconnectSeconds: e.LIVE_RECONNECT_SECONDS,
   });
 }

@@ -124,6 +124,8 @@ export interface LiveConfig {
    * application, the class's id as the stream name (LIVE_RTMP_PULL; live/rtmp.ts).
    */
   rtmpPull: string;
+  /** LIVE_RTMP_URL is set: encoders are told to use RTMP, so nginx's rtmp listener must answer (/readyz, doctor). */
+  rtmpConfigured: boolean;
   /** How long a dropped encoder may take to reconnect before the class's recording gets its end. */
   reconnectSeconds: number;
 }

@@ -20,6 +20,13 @@ export const LIVE_SEGMENT_SECONDS = 2;
 export const LIVE_LOW_HEIGHT = 360;
 /** A class's listener opens this long before its start (the instructor tests the stream). */
 export const LIVE_LEAD_MS = 30 * 60_000;
+/** Classes whose listener is open at `now`: not ended, starting within LIVE_LEAD_MS (or started). */
+export const dueAt = (now: Date) =>
+  and(
+    inArray(liveClasses.status, ['scheduled', 'live']),
+    lte(liveClasses.startsAt, new Date(now.getTime() + LIVE_LEAD_MS)),
+  );
+
 /** EXT-X-TARGETDURATION never changes in a playlist: at least this, above any segment so far. */
 const MIN_TARGET_SECONDS = 4;
 
@@ -502,12 +509,7 @@ export class LiveIngest {
       .from(liveClasses)
       .innerJoin(videos, eq(videos.id, liveClasses.videoId))
       .leftJoin(liveIngests, eq(liveIngests.classId, liveClasses.id))
-      .where(
-        and(
-          inArray(liveClasses.status, ['scheduled', 'live']),
-          lte(liveClasses.startsAt, new Date(now.getTime() + LIVE_LEAD_MS)),
-        ),
-      );
+      .where(dueAt(now));
     for (const { row, store, rtmpSince } of due) {
       const known = this.classes.get(row.id);
       // Taken or renewed each step; lost (this node stalled past its lease and another took the

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
-import { and, eq, inArray, lte } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { rtmpMessages, type RtmpCallbackBody } from '../../contract/live-ingest';
 import type { Config } from '../config';
 import type { AppContext } from '../context';
@@ -9,7 +9,7 @@ import { forbidden, tooManyRequests } from '../errors';
 import type { RouteOptions } from '../http/route-options';
 import { registerRoutes } from '../http/route-table';
 import { classEnd } from './classes';
-import { LIVE_LEAD_MS } from './ingest';
+import { dueAt } from './ingest';
 import type { LiveClassRow } from './presenter';
 import { openStreamKey } from './stream-keys';
 
@@ -32,15 +32,7 @@ export async function classOfStreamKey(
 ): Promise<LiveClassRow | undefined> {
   if (!STREAM_KEY.test(key)) return undefined;
   const now = ctx.clock.now();
-  const candidates = await ctx.db
-    .select()
-    .from(liveClasses)
-    .where(
-      and(
-        inArray(liveClasses.status, ['scheduled', 'live']),
-        lte(liveClasses.startsAt, new Date(now.getTime() + LIVE_LEAD_MS)),
-      ),
-    );
+  const candidates = await ctx.db.select().from(liveClasses).where(dueAt(now));
   return candidates.find(
     (row) =>
       (!streamingNow || classEnd(row).getTime() > now.getTime()) &&
