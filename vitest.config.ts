@@ -42,6 +42,12 @@ export default defineConfig({
     // while a dependency is away (faults-timed) run alone afterwards, where a neighbour's load
     // cannot blur what they measure.
     maxWorkers: 2,
+    // The server-side tiers share each worker's modules from file to file (isolate: false): a file
+    // that imports the app (Fastify, drizzle, PGlite, the AWS SDK, the credential libraries) spent
+    // more time importing it than testing (vitest's "import" was 327 of 461 s for ten integration
+    // files, 68 of 174 s shared). Each file still makes its own databases, servers, ports and
+    // buckets; nothing in these tiers mocks a module, and the few that spy on console restore it.
+    // The jsdom tier keeps its fresh environment per file.
     // The longest files first, across projects (test/file-times.json), so that both workers finish
     // together.
     sequence: { sequencer: LongestFirst },
@@ -54,6 +60,8 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          isolate: false,
+          setupFiles: ['test/support/per-file-setup.ts'],
           environment: 'node',
           include: ['src/server/**/*.test.ts', 'src/contract/**/*.test.ts', 'scripts/**/*.test.ts'],
           exclude: ['**/*.int.test.ts'],
@@ -73,6 +81,8 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
+          isolate: false,
+          setupFiles: ['test/support/per-file-setup.ts'],
           environment: 'node',
           include: ['src/**/*.int.test.ts', 'test/security/**/*.test.ts'],
           exclude: ['test/security/**/hostile-*.test.ts'],
@@ -85,6 +95,8 @@ export default defineConfig({
           // Hostile input over real sockets (npm run test:hostile): malformed bytes, headers and
           // escapes, bodies that stop, slow senders, bursts at every limit.
           name: 'hostile',
+          isolate: false,
+          setupFiles: ['test/support/per-file-setup.ts'],
           environment: 'node',
           include: ['test/security/**/hostile-*.test.ts'],
           testTimeout: 120_000,
@@ -94,6 +106,8 @@ export default defineConfig({
       {
         test: {
           name: 'faults',
+          isolate: false,
+          setupFiles: ['test/support/per-file-setup.ts'],
           environment: 'node',
           include: ['test/faults/**/*.test.ts'],
           exclude: FAULTS_TIMED,

@@ -85,7 +85,11 @@ export async function adminSignIn(
     let next = nextCode(held, new Date());
     if (!next) {
       // Both allowed steps were used (two sign-ins within 30 s): the app shows the next code soon.
-      await page.waitForTimeout(held.lastStep * PERIOD_MS - Date.now() + 50);
+      const waitMs = held.lastStep * PERIOD_MS - Date.now() + 50;
+      console.warn(
+        `[admin-factor] ${username}: waiting ${(waitMs / 1000).toFixed(1)} s for the next TOTP step`,
+      );
+      await page.waitForTimeout(waitMs);
       next = nextCode(held, new Date())!;
     }
     held.lastStep = next.step;

@@ -1,24 +1,32 @@
 // `npm test`: the static checks side by side (each is one core's work), then each test tier in
 // turn; every stage's seconds go to test-results/timings.json (scripts/test-timings.mjs).
 import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { readTimings, recordStage } from './test-timings.mjs';
 
-/** `npm run NAME`, its output kept until it ends so that side-by-side checks do not interleave. */
-function run(name, { quiet = false } = {}) {
+/**
+ * `npm run NAME`. `quiet`: its output kept until it ends, so that short side-by-side checks do not
+ * interleave; `prefix`: each line as it comes, behind the tier's name (long tiers side by side).
+ */
+function run(name, { quiet = false, prefix = '' } = {}) {
   return new Promise((resolve) => {
     const started = Date.now();
     const child = spawn('npm', ['run', '--silent', name], {
-      stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      stdio: quiet || prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     });
     let output = '';
-    child.stdout?.on('data', (d) => (output += d));
-    child.stderr?.on('data', (d) => (output += d));
+    if (prefix) {
+      for (const stream of [child.stdout, child.stderr])
+        createInterface({ input: stream }).on('line', (line) => process.stdout.write(`${prefix} ${line}\n`));
+    } else {
+      child.stdout?.on('data', (d) => (output += d));
+      child.stderr?.on('data', (d) => (output += d));
+    }
     child.on('exit', (code, signal) => {
       const seconds = (Date.now() - started) / 1000;
-      if (quiet)
-        process.stdout.write(
-          `\n> ${name} (${seconds.toFixed(0)} s, ${code === 0 ? 'ok' : `exit ${code ?? signal}`})\n${output}`,
-        );
+      const summary = `\n> ${name} (${seconds.toFixed(0)} s, ${code === 0 ? 'ok' : `exit ${code ?? signal}`})\n`;
+      if (quiet) process.stdout.write(`${summary}${output}`);
+      if (prefix) process.stdout.write(summary);
       resolve({ ok: code === 0, seconds });
     });
   });
@@ -61,5 +69,15 @@ if (!vitest.ok) {
   console.error('\nnpm test: vitest failed');
   process.exit(1);
 }
-await stage('e2e (Playwright)', async () => (await run('test:e2e')).ok);
-await stage('engines', async () => (await run('test:browsers')).ok);
+// The Playwright specs and the Firefox/WebKit journeys side by side: both mostly wait on real-time
+// playback (the e2e tier alone kept the two cores about 45% busy), each starts its own servers on
+// free ports and data folders, and neither times an answer against a limit.
+await stage('e2e + engines (side by side)', async () => {
+  const [e2e, engines] = await Promise.all([
+    run('test:e2e', { prefix: '[e2e]' }),
+    run('test:browsers', { prefix: '[engines]' }),
+  ]);
+  if (!e2e.ok) console.error('\nnpm test: e2e (Playwright) failed');
+  if (!engines.ok) console.error('\nnpm test: engines failed');
+  return e2e.ok && engines.ok;
+});

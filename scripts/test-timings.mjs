@@ -22,13 +22,31 @@ export function readTimings() {
   return JSON.parse(readFileSync(FILE, 'utf8'));
 }
 
-/** Read, change, write whole: one writer at a time (the tiers run one after another). */
+/**
+ * Read, change, write whole, under a lock folder (mkdir is atomic): the e2e and engine tiers run side
+ * by side and both write as they go. A lock older than 10 s is a writer that died holding it.
+ */
 function update(/** @type {(t: Timings) => void} */ change) {
-  const timings = readTimings();
-  change(timings);
   mkdirSync(FOLDER, { recursive: true });
-  writeFileSync(`${FILE}.tmp`, `${JSON.stringify(timings, null, 1)}\n`);
-  renameSync(`${FILE}.tmp`, FILE);
+  const lock = `${FILE}.lock`;
+  for (let tries = 0; ; tries++) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (error) {
+      if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') throw error;
+      if (tries > 500) rmSync(lock, { recursive: true, force: true });
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
+  }
+  try {
+    const timings = readTimings();
+    change(timings);
+    writeFileSync(`${FILE}.${process.pid}.tmp`, `${JSON.stringify(timings, null, 1)}\n`);
+    renameSync(`${FILE}.${process.pid}.tmp`, FILE);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 export function recordStage(/** @type {string} */ name, /** @type {number} */ seconds) {

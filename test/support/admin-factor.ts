@@ -43,6 +43,15 @@ export function holdFactor(baseUrl: string, username: string, factor: Held): voi
   latestByName.set(username.toLowerCase(), copy);
 }
 
+/**
+ * Forget every factor held: a new test file's servers are new schools, whatever port they reuse
+ * (test/support/per-file-setup.ts, for the tiers that share modules between files).
+ */
+export function forgetAllFactors(): void {
+  held.clear();
+  latestByName.clear();
+}
+
 /** Forget what we hold (the server's factor was reset, e.g. `mfa:reset` or a fresh database). */
 export function forgetFactor(baseUrl: string, username: string): void {
   held.delete(keyOf(baseUrl, username));
@@ -131,7 +140,12 @@ export async function completeAdminSignIn(
   let next = nextCode(h, now());
   if (!next && realClock) {
     // Both allowed steps were used: the next one starts at the last step's start.
-    await new Promise((resolve) => setTimeout(resolve, h.lastStep * PERIOD_MS - Date.now() + 50));
+    const waitMs = h.lastStep * PERIOD_MS - Date.now() + 50;
+    // Said aloud: these waits are test time no assertion needs (docs/TESTING.md).
+    console.warn(
+      `[admin-factor] ${username}: waiting ${(waitMs / 1000).toFixed(1)} s for the next TOTP step`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, waitMs));
     next = nextCode(h, now());
   }
   if (!next) {
