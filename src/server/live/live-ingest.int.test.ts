@@ -60,10 +60,10 @@ describe('live ingest over SRT', () => {
     expect(first).toContain('#EXT-X-PLAYLIST-TYPE:EVENT');
     expect(first).toMatch(/#EXT-X-PROGRAM-DATE-TIME:\d{4}-\d\d-\d\dT/);
     const firstCount = playlistUris(first, child).length;
-    // It grows while the encoder sends.
-    const later = await until('a longer playlist', async () => {
+    // It grows while the encoder sends, past the first 4 s key period.
+    const later = await until('a longer playlist over two key periods', async () => {
       const text = await (await get(child, student.token)).text();
-      return playlistUris(text, child).length > firstCount && text;
+      return playlistUris(text, child).length > firstCount && text.includes('/keys/1') && text;
     });
 
     // The first segment decrypts with the key the playlist names, into MPEG-TS.
