@@ -620,6 +620,14 @@ function plan(ids: Ids): Record<RouteKey, Probe> {
     'GET /api/live-classes/:classId/calendar.ics': {
       path: `/api/live-classes/${ids.unknownId}/calendar.ics`,
     },
+    'POST /api/live/rtmp/publish': {
+      path: '/api/live/rtmp/publish',
+      body: { name: 'scan-not-a-stream-key', addr: '127.0.0.1', app: 'live' },
+    },
+    'POST /api/live/rtmp/done': {
+      path: '/api/live/rtmp/done',
+      body: { name: 'scan-not-a-stream-key', addr: '127.0.0.1', app: 'live' },
+    },
     'GET /api/admin/playback-health': { path: '/api/admin/playback-health' },
     'GET /metrics': { path: '/metrics' },
     'GET /api/admin/backups': { path: '/api/admin/backups', query: { summary: 'true' } },

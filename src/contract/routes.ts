@@ -89,6 +89,7 @@ import {
   StudentLiveClass,
 } from './live';
 import { LiveAttendanceQuery, LiveAttendanceResponse } from './live-attendance';
+import { RtmpCallbackBody } from './live-ingest';
 import {
   AcceptBody,
   AnswerBody,
@@ -846,6 +847,19 @@ export const routes = {
     auth: 'viewer',
     params: LiveClassIdParam,
     file: [LIVE_CALENDAR_TYPE],
+  },
+  // nginx's rtmp module asks these (form-encoded POST, so the key is in no URL or access log).
+  'POST /api/live/rtmp/publish': {
+    auth: 'public',
+    why: "nginx's on_publish callback: the stream key in the body is the proof; a wrong one is 403 before nginx takes any media; limited per encoder address",
+    body: RtmpCallbackBody,
+    response: MessageResponse,
+  },
+  'POST /api/live/rtmp/done': {
+    auth: 'public',
+    why: "nginx's on_publish_done callback: the stream key in the body again; marks the class's RTMP encoder gone (the reconnect grace runs)",
+    body: RtmpCallbackBody,
+    response: MessageResponse,
   },
 
   // Operations (docs/OPERATIONS.md): what players report of playback, and Prometheus's scrape.

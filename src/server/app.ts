@@ -17,6 +17,8 @@ import {
 import { learningRoutes } from './learning/routes';
 import { liveRoutes } from './live/routes';
 import { liveAttendanceRoutes, withLiveJoin, withLivePlay } from './live/attendance-routes';
+import { rtmpRoutes } from './live/rtmp';
+import { installLiveMetrics } from './live/live-metrics';
 import { playbackRoutes } from './playback/routes';
 import { searchRoutes } from './search/routes';
 import { traceRunRoutes } from './forensic/trace-run-routes';
@@ -120,6 +122,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   // Metrics on: every request is timed under its route table template (metrics/http-metrics.ts).
   const observe = ctx.config.metrics.enabled ? requestObserver(ctx.metrics) : undefined;
   if (observe) installRequestMetrics(app, observe);
+  // Live classes, viewers, ingest bitrate and segment lag (live/live-metrics.ts).
+  if (ctx.config.metrics.enabled) installLiveMetrics(app, ctx);
   if (options.checkResponses) installResponseCheck(app);
   await installSecurityHeaders(app, segmentOrigins(ctx.config));
   await app.register(cookie);
@@ -178,6 +182,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(playbackRoutes, deps);
   await app.register(liveRoutes, deps);
   await app.register(liveAttendanceRoutes, deps);
+  // nginx's rtmp callbacks (form-encoded; their own parser in their own scope).
+  await app.register(rtmpRoutes, deps);
   await app.register(searchRoutes, deps);
   await app.register(thumbnailRoutes, { ctx, auth });
   await app.register(metricsRoutes, deps);

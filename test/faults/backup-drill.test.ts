@@ -21,10 +21,13 @@ import type { Db } from '../../src/server/db/client';
 import {
   auditEvents,
   liveAttendance,
+  liveIngests,
   traceRuns,
   users,
   videoKeys as videoKeysTable,
 } from '../../src/server/db/schema';
+import { IngestLeases } from '../../src/server/live/lease';
+import { setRtmpPublisher } from '../../src/server/live/rtmp';
 import { openRuntime, type Runtime } from '../../src/server/runtime';
 import { openSegmentKey } from '../../src/server/videos/video-secrets';
 import { issuerKey } from '../../src/server/certificates/issuer-key';
@@ -150,6 +153,7 @@ describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine
     traceRuns: unknown;
     liveClasses: unknown;
     attendance: { path: string; row: unknown };
+    liveIngests: unknown;
     code: string;
     certificate: { serial: string; issuer: string; page: unknown };
   };
@@ -244,12 +248,16 @@ describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine
       recordingSeconds: 300,
     });
     const attendancePath = `/api/admin/live-classes/${scheduled.body._id}/attendance`;
+    // Its ingest row: an RTMP encoder on the air through nginx, and this node's lease.
+    await setRtmpPublisher(server.ctx, scheduled.body._id, new Date('2026-03-03T05:50:00.000Z'));
+    await new IngestLeases(server.ctx.db).hold(scheduled.body._id);
     before = {
       liveClasses: (await adminClient.get('/api/admin/live-classes')).body,
       attendance: {
         path: attendancePath,
         row: await attendanceOf(adminClient, attendancePath, viewer.student.id),
       },
+      liveIngests: await server.ctx.db.select().from(liveIngests),
       code: session.code,
       analytics: (await adminClient.get(`/api/admin/analytics/students/${viewer.student.id}`)).body,
       trace: (await adminClient.get(`/api/admin/trace/${session.code}`)).body,
@@ -425,6 +433,7 @@ describe.each(mediaMatrix(testEngines()))('backup drill (%s, %s store)', (engine
       expect(await attendanceOf(admin, before.attendance.path, viewer.student.id)).toEqual(
         before.attendance.row,
       );
+      expect(await restored.runtime.ctx.db.select().from(liveIngests)).toEqual(before.liveIngests);
       // The certificate's page answers as before; the issuer key came back from the database into the
       // new DATA_DIR (sealed under the restored signing key), and new certificates are signed with it.
       const page = await new TestClient(restored.url).get(

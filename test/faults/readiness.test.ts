@@ -110,6 +110,7 @@ describeWhenReady('readiness when a dependency stops', missing, () => {
       'database',
       'disk',
       'ffmpeg',
+      'live ingest',
       'migrations',
       'redis',
       'store',

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { NGINX_PATH } from '../support/nginx';
+import { NGINX_PATH, nginxMain } from '../support/nginx';
 import { freePort, serverCommand } from '../support/processes';
 
 export interface WorkerProcess {
@@ -73,12 +73,7 @@ export async function startBalancer(nodes: string[]): Promise<Balancer> {
             # the node (connection refused), never twice (an upload chunk resumes by its offset instead).
             proxy_next_upstream error timeout http_502 http_503 http_504;`;
   const config = `
-${process.getuid?.() === 0 ? 'user root;' : ''}
-worker_processes 1;
-daemon off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 1024; }
+${nginxMain(dir)}
 http {
     log_format upstream '$upstream_addr $status $request_method $uri';
     access_log ${dir}/access.log upstream;

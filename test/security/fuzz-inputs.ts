@@ -230,6 +230,14 @@ export function seedBodies(pool: FuzzPool): Record<string, Record<string, unknow
       minutes: 30,
     },
     'PATCH /api/admin/live-classes/:classId': { title: 'Fuzz class', minutes: 45 },
+    // nginx's rtmp callbacks: a well-formed key of no class (refused 403 whoever sends it).
+    'POST /api/live/rtmp/publish': { name: 'f'.repeat(32), app: 'live', addr: '192.0.2.9', call: 'publish' },
+    'POST /api/live/rtmp/done': {
+      name: 'f'.repeat(32),
+      app: 'live',
+      addr: '192.0.2.9',
+      call: 'publish_done',
+    },
     'POST /api/admin/certificates/:certificateId/revoke': { reason: 'Fuzz' },
   };
 }

@@ -764,7 +764,16 @@ export const probeRows: Row[] = [
         check: (reply, _role, world) => {
           expect(reply.json.status).toBe('ready');
           expect(Object.keys(reply.json.checks).sort()).toEqual(
-            ['backup', 'database', 'disk', 'ffmpeg', 'migrations', 'store', 'tesseract'].sort(),
+            [
+              'backup',
+              'database',
+              'disk',
+              'ffmpeg',
+              'live ingest',
+              'migrations',
+              'store',
+              'tesseract',
+            ].sort(),
           );
           for (const check of Object.values(reply.json.checks) as { ok: boolean; ms: number }[])
             expect(check).toMatchObject({ ok: true, ms: expect.any(Number) });

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { UNKNOWN } from '../support/course-fixtures';
-import { adminOnly, type Expect, type MatrixState, type Row } from './matrix-kit';
+import { adminOnly, everyone, type Expect, type MatrixState, type Row } from './matrix-kit';
 import type { Role } from './world';
 
 /**
@@ -183,6 +183,35 @@ export const liveRows: Row[] = [
       },
     ],
   },
+  // nginx's rtmp callbacks: the stream key in the form body is the proof, whoever calls (cookies or
+  // not); a key that opens no class is a 403 (nginx then drops the encoder), a malformed body a 400.
+  ...(['publish', 'done'] as const).map((call): Row => ({
+    route: `POST /api/live/rtmp/${call}`,
+    public: "nginx's on_publish callbacks; the stream key in the body is the proof",
+    cases: [
+      {
+        name: 'a key of no class',
+        request: () => ({
+          method: 'POST',
+          path: `/api/live/rtmp/${call}`,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: `app=live&addr=192.0.2.7&call=${call}&name=${'0'.repeat(32)}`,
+        }),
+        expect: everyone(403),
+        check: (reply) => expect(reply.headers.get('location')).toBeNull(),
+      },
+      {
+        name: 'no stream key',
+        request: () => ({
+          method: 'POST',
+          path: `/api/live/rtmp/${call}`,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'app=live&addr=192.0.2.7',
+        }),
+        expect: everyone(400),
+      },
+    ],
+  })),
   {
     route: 'DELETE /api/admin/live-classes/:classId',
     cases: [

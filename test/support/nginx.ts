@@ -28,6 +28,23 @@ async function siteConfig(site: NginxSite, listen: string): Promise<string> {
   return nginxSite({ ...site, listen });
 }
 
+/**
+ * The main context every throwaway nginx starts with: `dir` holds its pid and error log; root
+ * (containers) runs its workers as root so they read the test's files.
+ */
+export function nginxMain(
+  dir: string,
+  o: { workers?: number | 'auto'; errorLevel?: string; connections?: number; modules?: string[] } = {},
+): string {
+  return `${(o.modules ?? []).map((m) => `load_module /usr/lib/nginx/modules/ngx_${m}_module.so;\n`).join('')}
+${process.getuid?.() === 0 ? 'user root;' : ''}
+worker_processes ${o.workers ?? 1};
+daemon off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log ${o.errorLevel ?? 'warn'};
+events { worker_connections ${o.connections ?? 1024}; }`;
+}
+
 /** A throwaway nginx on a loopback port with a generated config; `stop()` ends it and removes its folder. */
 export async function startNginx(site: NginxSite, options: { workers?: number | 'auto' } = {}) {
   const dir = await mkdtemp(path.join(tmpdir(), 'lectern-nginx-'));
@@ -35,12 +52,7 @@ export async function startNginx(site: NginxSite, options: { workers?: number | 
   const port = await freePort();
   const listen = `127.0.0.1:${port}`;
   const config = `
-${process.getuid?.() === 0 ? 'user root;' : ''}
-worker_processes ${options.workers ?? 'auto'};
-daemon off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 4096; }
+${nginxMain(dir, { workers: options.workers ?? 'auto', connections: 4096 })}
 http {
     access_log off;
     keepalive_requests 1000000;

@@ -24,6 +24,8 @@ export const CLI_OPTIONS = {
     'listen',
     'lectern',
     'nginx-site',
+    'rtmps-cert',
+    'rtmps-key',
     'from',
     'database-url',
     'media-store',
@@ -38,6 +40,7 @@ export const CLI_OPTIONS = {
     'starts',
     'minutes',
   ),
+  rtmp: { type: 'boolean' },
   replace: { type: 'boolean' },
   'allow-unsealed': { type: 'boolean' },
 } as const;

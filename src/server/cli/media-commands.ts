@@ -3,6 +3,7 @@ import path from 'node:path';
 import { plural } from '../../contract/plural';
 import { HttpError } from '../errors';
 import { nginxSite } from '../media/delivery/nginx-config';
+import { nginxRtmp, rtmpConfigOptions } from '../live/rtmp';
 import { nginxLinkSecret } from '../media/delivery/segment-urls';
 import { migrateMedia } from '../media/migrate';
 import { queueMarking, videosToMark } from '../media/packaging/mark-video';
@@ -130,10 +131,14 @@ export const MEDIA_COMMANDS: readonly Command[] = [
   },
   {
     name: 'nginx:config',
-    help: 'Print the nginx site for SEGMENT_DELIVERY=nginx: [--listen 80] [--lectern HOST:PORT]',
+    help: 'Print the nginx site for SEGMENT_DELIVERY=nginx: [--listen 80] [--lectern HOST:PORT]; with --rtmp, the rtmp block for RTMP encoders [--listen 1935] [--rtmps-cert FILE --rtmps-key FILE]',
     needs: 'runtime',
     async run({ ctx, values }) {
       const { config } = ctx;
+      if (values.rtmp) {
+        console.log(nginxRtmp(rtmpConfigOptions(config, values)));
+        return 0;
+      }
       console.log(
         nginxSite({
           listen: values.listen ?? '80',

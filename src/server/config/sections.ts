@@ -24,6 +24,8 @@ export function liveConfig(e: Settings): Readonly<LiveConfig> {
     srtPorts: e.LIVE_SRT_PORTS,
     ingestHost,
     rtmpUrl: e.LIVE_RTMP_URL?.replace(/\/+$/, '') ?? `rtmp://${ingestHost}:1935/live`,
+    rtmpPull: e.LIVE_RTMP_PULL.replace(/\/+$/, ''),
+    rtmpConfigured: e.LIVE_RTMP_URL !== undefined,
     reconnectSeconds: e.LIVE_RECONNECT_SECONDS,
   });
 }

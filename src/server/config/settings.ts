@@ -199,6 +199,7 @@ const Env = z.object({
   LIVE_SRT_PORTS: portRange.prefault('9710-9799'),
   LIVE_INGEST_HOST: z.string().min(1).optional(),
   LIVE_RTMP_URL: z.url({ protocol: /^rtmps?$/ }).optional(),
+  LIVE_RTMP_PULL: z.url({ protocol: /^rtmp$/ }).default('rtmp://127.0.0.1:1935/live'),
   LIVE_RECONNECT_SECONDS: z.coerce.number().min(0.5).max(3600).default(60),
   BACKUP_SCHEDULE: backupSchedule.prefault('03:00'),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(14),

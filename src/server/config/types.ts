@@ -119,6 +119,13 @@ export interface LiveConfig {
   ingestHost: string;
   /** The RTMP server address shown to staff (nginx with the rtmp module in front: docs/LIVE.md). */
   rtmpUrl: string;
+  /**
+   * Where the ingest node reads an RTMP encoder's stream once nginx accepted it: nginx's rtmp
+   * application, the class's id as the stream name (LIVE_RTMP_PULL; live/rtmp.ts).
+   */
+  rtmpPull: string;
+  /** LIVE_RTMP_URL is set: encoders are told to use RTMP, so nginx's rtmp listener must answer (/readyz, doctor). */
+  rtmpConfigured: boolean;
   /** How long a dropped encoder may take to reconnect before the class's recording gets its end. */
   reconnectSeconds: number;
 }

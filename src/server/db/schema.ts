@@ -892,6 +892,23 @@ export const liveClasses = pgTable(
 );
 
 /**
+ * A class's ingest as the nodes share it (docs/LIVE.md): which node holds it (a lease it renews;
+ * another node takes the class once `lease_until` has passed) and whether an RTMP encoder is on the
+ * air through nginx (`rtmp_since`, set by nginx's on_publish callback on any node, cleared by
+ * on_publish_done): the holder then reads the stream from nginx instead of listening for SRT.
+ */
+export const liveIngests = pgTable('live_ingests', {
+  classId: uuid('class_id')
+    .primaryKey()
+    .references(() => liveClasses.id, { onDelete: 'cascade' }),
+  /** The holding node's id (random per process), or null when none holds it. */
+  holder: text('holder'),
+  leaseUntil: at('lease_until'),
+  rtmpSince: at('rtmp_since'),
+  updatedAt: updatedAt(),
+});
+
+/**
  * Who attended a live class (docs/LIVE.md "Attendance"): when the student first fetched a key of the
  * live stream, and the seconds they played while it was live and of its recording afterwards (from
  * their progress saves). One row per class and student, made by the first of these.

@@ -3,12 +3,14 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq, inArray, lte } from 'drizzle-orm';
 import type { AppContext } from '../context';
-import { liveClasses, videos } from '../db/schema';
+import { liveClasses, liveIngests, videos } from '../db/schema';
 import { inputArgs, type MediaTools } from '../storage/ffmpeg';
 import { describeSegment, INFO_FILE, PLAYLIST, type RenditionInfo } from '../media/packaging/hls';
 import { keyUriOf, periodAt, videoKeysFor, type KeysFor } from '../media/packaging/segment-keys';
 import { mediaKeys, readText, renditionName, type MediaStore } from '../storage';
 import { classEnd } from './classes';
+import { IngestLeases, LIVE_LEASE_MS } from './lease';
+import { reportIngest, type IngestFigures } from './live-metrics';
 import type { LiveClassRow } from './presenter';
 import { openStreamKey } from './stream-keys';
 
@@ -18,10 +20,18 @@ export const LIVE_SEGMENT_SECONDS = 2;
 export const LIVE_LOW_HEIGHT = 360;
 /** A class's listener opens this long before its start (the instructor tests the stream). */
 export const LIVE_LEAD_MS = 30 * 60_000;
+/** Classes whose listener is open at `now`: not ended, starting within LIVE_LEAD_MS (or started). */
+export const dueAt = (now: Date) =>
+  and(
+    inArray(liveClasses.status, ['scheduled', 'live']),
+    lte(liveClasses.startsAt, new Date(now.getTime() + LIVE_LEAD_MS)),
+  );
+
 /** EXT-X-TARGETDURATION never changes in a playlist: at least this, above any segment so far. */
 const MIN_TARGET_SECONDS = 4;
 
 type RungName = 'top' | 'low';
+type IngestSource = 'srt' | 'rtmp';
 
 interface PublishedSegment {
   file: string;
@@ -133,6 +143,10 @@ class ClassIngest {
   private readonly rungs = { top: new Rung('top'), low: new Rung('low') };
   private attempt = 0;
   private listener: AbortController | undefined;
+  /** Where the running ffmpeg reads: its SRT listener, or nginx's copy of an RTMP encoder's stream. */
+  private source: IngestSource = 'srt';
+  /** nginx accepted an RTMP encoder for this class (live_ingests.rtmp_since, from its callback). */
+  rtmpOnAir = false;
   private running: Promise<void> | undefined;
   private listenerDone = false;
   /** Real time (ms) of the last new segment, and of the listener's end after a connection. */
@@ -143,6 +157,8 @@ class ClassIngest {
   /** The last stamp written on the video's row: each change gets a later one. */
   private stamp = 0;
   finished = false;
+  /** Bits per second of the newest top-rung segment (metrics). */
+  bitrate = 0;
 
   constructor(
     private readonly ctx: AppContext,
@@ -187,9 +203,13 @@ class ClassIngest {
     return this.ctx.media.scratch.path(path.join(`live-${this.row.id}`, `a${attempt}`, rung));
   }
 
-  /** Starts (or, after a drop, restarts) the class's SRT listener. */
+  /**
+   * Starts (or, after a drop, restarts) the class's ffmpeg: its SRT listener, or, while nginx has an
+   * RTMP encoder on the air for it, a reader of that stream (rtmp.ts).
+   */
   async listen(): Promise<void> {
     this.attempt += 1;
+    this.source = this.rtmpOnAir ? 'rtmp' : 'srt';
     for (const rung of Object.values(this.rungs)) {
       rung.taken = 0;
       rung.anchor = undefined;
@@ -198,8 +218,7 @@ class ClassIngest {
     }
     await mkdir(this.dir('top'), { recursive: true });
     await mkdir(this.dir('low'), { recursive: true });
-    const key = openStreamKey(this.ctx.signingKey, this.row.id, this.row.streamKey);
-    const url = `srt://${this.ctx.config.host}:${this.row.srtPort}?mode=listener&passphrase=${key}&pbkeylen=16`;
+    const input = this.source === 'rtmp' ? this.rtmpInput() : this.srtInput();
     const hls = (rung: RungName) => [
       '-f',
       'hls',
@@ -214,7 +233,7 @@ class ClassIngest {
       path.join(this.dir(rung), PLAYLIST),
     ];
     const args = [
-      ...inputArgs(url, 'mpegts'),
+      ...input,
       // The top rung: the encoder's H.264 as it is (no re-encode).
       ...['-map', '0:v:0', '-map', '0:a:0?', '-sn', '-dn', '-c:v', 'copy', '-c:a', 'copy'],
       ...hls('top'),
@@ -239,6 +258,26 @@ class ClassIngest {
       .finally(() => {
         this.listenerDone = true;
       });
+  }
+
+  /** The class's SRT listener: the passphrase (the stream key) is checked in SRT's handshake. */
+  private srtInput(): string[] {
+    const key = openStreamKey(this.ctx.signingKey, this.row.id, this.row.streamKey);
+    const url = `srt://${this.ctx.config.host}:${this.row.srtPort}?mode=listener&passphrase=${key}&pbkeylen=16`;
+    return inputArgs(url, 'mpegts');
+  }
+
+  /**
+   * nginx's copy of the class's RTMP stream, named by the class's id (nginx renamed it when Lectern
+   * accepted the key): no key on this command line. It ends when the encoder leaves nginx; a stalled
+   * connection is given up after 10 s.
+   */
+  private rtmpInput(): string[] {
+    return [
+      '-rw_timeout',
+      '10000000',
+      ...inputArgs(`${this.ctx.config.live.rtmpPull}/${this.row.id}`, 'flv'),
+    ];
   }
 
   /** Publishes what ffmpeg finished since the last call; answers whether anything was new. */
@@ -290,6 +329,7 @@ class ClassIngest {
     });
     rung.newAttempt = false;
     rung.seconds += segment.duration;
+    if (rung.name === 'top') this.bitrate = Math.round((plain.length * 8) / Math.max(segment.duration, 0.5));
     await rm(local, { force: true });
   }
 
@@ -358,6 +398,13 @@ class ClassIngest {
     if (this.finished) return;
     await this.publish();
     const timeUp = this.ctx.clock.now().getTime() >= classEnd(this.row).getTime();
+    // An RTMP encoder came on the air while the SRT listener waited (or the other way round): the
+    // running ffmpeg stops, what it finished is published, and the other source opens.
+    if (!this.listenerDone && this.source !== (this.rtmpOnAir ? 'rtmp' : 'srt')) {
+      this.listener?.abort();
+      await this.running;
+      await this.publish();
+    }
     if (this.listenerDone && !timeUp) {
       if (this.lastSegmentAt !== undefined && this.droppedAt === undefined)
         this.droppedAt = performance.now();
@@ -395,6 +442,15 @@ class ClassIngest {
     );
   }
 
+  /** What the metrics report of the class (live-metrics.ts). */
+  figures(): IngestFigures {
+    return {
+      classId: this.row.id,
+      bitrate: this.bitrate,
+      newest: this.rungs.top.published.at(-1)?.programDate,
+    };
+  }
+
   /** This node stops (shutdown): the listener goes, the class stays as it is for the next start. */
   async stop(): Promise<void> {
     this.finished = true;
@@ -412,14 +468,24 @@ export class LiveIngest {
   private readonly classes = new Map<string, ClassIngest>();
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
+  /** This node's hold on classes: another node holding a class's lease keeps it (lease.ts). */
+  readonly leases: IngestLeases;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly tools: MediaTools,
     private readonly pollMs = 500,
-  ) {}
+    leaseMs = LIVE_LEASE_MS,
+  ) {
+    this.leases = new IngestLeases(ctx.db, leaseMs);
+  }
+
+  private unreport: (() => void) | undefined;
 
   start(): void {
+    this.unreport ??= reportIngest(this.ctx.metrics.registry, () =>
+      [...this.classes.values()].map((c) => c.figures()),
+    );
     this.timer ??= setInterval(() => {
       this.ticking ??= this.tick()
         .catch((error: unknown) =>
@@ -439,23 +505,31 @@ export class LiveIngest {
   async tick(): Promise<void> {
     const now = this.ctx.clock.now();
     const due = await this.ctx.db
-      .select({ row: liveClasses, store: videos.store })
+      .select({ row: liveClasses, store: videos.store, rtmpSince: liveIngests.rtmpSince })
       .from(liveClasses)
       .innerJoin(videos, eq(videos.id, liveClasses.videoId))
-      .where(
-        and(
-          inArray(liveClasses.status, ['scheduled', 'live']),
-          lte(liveClasses.startsAt, new Date(now.getTime() + LIVE_LEAD_MS)),
-        ),
-      );
-    for (const { row, store } of due) {
+      .leftJoin(liveIngests, eq(liveIngests.classId, liveClasses.id))
+      .where(dueAt(now));
+    for (const { row, store, rtmpSince } of due) {
       const known = this.classes.get(row.id);
+      // Taken or renewed each step; lost (this node stalled past its lease and another took the
+      // class), the listener stops here and the class goes on there.
+      if (!(await this.leases.hold(row.id))) {
+        if (known) {
+          this.ctx.logger.warn({ classId: row.id }, 'live ingest: another node took the class');
+          await known.stop();
+          this.classes.delete(row.id);
+        }
+        continue;
+      }
       if (known) {
         // A new key or time from staff applies at the next listener.
         known.row = { ...row, status: known.row.status };
+        known.rtmpOnAir = rtmpSince !== null;
         continue;
       }
       const ingest = new ClassIngest(this.ctx, this.tools, row, store);
+      ingest.rtmpOnAir = rtmpSince !== null;
       this.classes.set(row.id, ingest);
       await ingest.resume();
       await ingest.listen();
@@ -465,15 +539,22 @@ export class LiveIngest {
       // Deleted or ended by someone else: let go.
       if (!dueIds.has(id) && !ingest.finished) await ingest.stop();
       else await ingest.step();
-      if (ingest.finished) this.classes.delete(id);
+      if (ingest.finished) {
+        this.classes.delete(id);
+        await this.leases.release(id);
+      }
     }
   }
 
   async stop(): Promise<void> {
+    this.unreport?.();
+    this.unreport = undefined;
     clearInterval(this.timer);
     this.timer = undefined;
     await this.ticking;
     await Promise.all([...this.classes.values()].map((c) => c.stop()));
+    // Another node may take the classes at once (a restart takes them back at its first step).
+    await Promise.all([...this.classes.keys()].map((id) => this.leases.release(id)));
     this.classes.clear();
   }
 }

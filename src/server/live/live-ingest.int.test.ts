@@ -3,59 +3,27 @@ import { eq } from 'drizzle-orm';
 import { liveClasses, videos } from '../db/schema';
 import { createMediaTools } from '../storage/ffmpeg';
 import { decryptSegment } from '../media/packaging/segment-keys';
-import { createCourseVia, enrolVia, scheduleClassVia } from '../../../test/support/course-fixtures';
-import { liveEncoder } from '../../../test/support/live-encoder';
 import { get, playlistUris } from '../../../test/support/delivery';
-import { OPEN_TIME, suiteAdmin, suiteServer } from '../../../test/support/test-server';
+import {
+  bothRungs,
+  classEnded,
+  encode as publish,
+  liveSuiteServer,
+  scheduledClass,
+  until,
+} from '../../../test/support/live-encoder';
+import { suiteAdmin } from '../../../test/support/test-server';
 import { LiveIngest } from './ingest';
 
-/** A port range no other suite uses at the same moment (SRT listens on UDP). */
-const BASE = 20_000 + Math.floor(Math.random() * 20_000);
-
-/**
- * ffmpeg publishing a lavfi test picture (640x480, 15 fps, a keyframe every 2 s, a tone) over SRT
- * as an encoder would, in real time for `seconds`. Resolves with its exit code.
- */
-function publish(srtUrl: string, seconds: number): Promise<number> {
-  const child = liveEncoder(srtUrl, 'testsrc2=size=640x480:rate=15', seconds);
-  return new Promise((resolve) => child.on('close', (code) => resolve(code ?? -1)));
-}
-
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | undefined | false>,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 describe('live ingest over SRT', () => {
-  const server = suiteServer({
-    engine: 'pglite',
-    env: {
-      LIVE_SRT_PORTS: `${BASE}-${BASE + 4}`,
-      LIVE_RECONNECT_SECONDS: '2',
-      KEY_ROTATION_SECONDS: '4',
-    },
-  });
+  const server = liveSuiteServer({ LIVE_RECONNECT_SECONDS: '2', KEY_ROTATION_SECONDS: '4' });
   const admin = suiteAdmin(server);
   let ingest: LiveIngest | undefined;
   afterAll(() => ingest?.stop());
 
   it('refuses a wrong passphrase, packages a live class into growing encrypted playlists for students with access, and ends it after the grace', async () => {
-    const course = await createCourseVia(admin);
-    const { client: student, student: s } = await server.studentClient();
+    const { course, student, live } = await scheduledClass(server, admin, 'Live over SRT');
     const { client: outsider } = await server.studentClient();
-    await enrolVia(admin, course._id, [s.id]);
-    const created = await scheduleClassVia(admin, course._id, OPEN_TIME, { title: 'Live over SRT' });
-    expect(created.status).toBe(201);
-    const live = created.body;
     const srtUrl = live.ingest.srtUrl.replace('localhost', '127.0.0.1');
 
     ingest = new LiveIngest(server.ctx, createMediaTools(server.ctx.config), 250);
@@ -72,13 +40,8 @@ describe('live ingest over SRT', () => {
 
     const publishing = publish(srtUrl, 12);
     const master = `${server.url}/stream/videos/${live.videoId}/master.m3u8`;
-    const masterText = await until('the live master playlist', async () => {
-      const res = await get(master, student.token);
-      return res.status === 200 && (await res.text());
-    });
     // Both rungs: the copied 480p and the 360p.
-    expect(masterText).toContain('RESOLUTION=640x480');
-    expect(masterText).toContain('RESOLUTION=480x360');
+    const masterText = await bothRungs(master, student.token);
     const [, status] = await server.ctx.db
       .select({ status: liveClasses.status })
       .from(liveClasses)
@@ -97,10 +60,10 @@ describe('live ingest over SRT', () => {
     expect(first).toContain('#EXT-X-PLAYLIST-TYPE:EVENT');
     expect(first).toMatch(/#EXT-X-PROGRAM-DATE-TIME:\d{4}-\d\d-\d\dT/);
     const firstCount = playlistUris(first, child).length;
-    // It grows while the encoder sends.
-    const later = await until('a longer playlist', async () => {
+    // It grows while the encoder sends, past the first 4 s key period.
+    const later = await until('a longer playlist over two key periods', async () => {
       const text = await (await get(child, student.token)).text();
-      return playlistUris(text, child).length > firstCount && text;
+      return playlistUris(text, child).length > firstCount && text.includes('/keys/1') && text;
     });
 
     // The first segment decrypts with the key the playlist names, into MPEG-TS.
@@ -121,14 +84,7 @@ describe('live ingest over SRT', () => {
 
     expect(await publishing).toBe(0);
     // The encoder stopped: after the 2 s grace the class ends and the playlist gets its end.
-    await until(
-      'the class to end',
-      async () => {
-        const [row] = await server.ctx.db.select().from(liveClasses).where(eq(liveClasses.id, live._id));
-        return row!.status === 'ended';
-      },
-      20_000,
-    );
+    await classEnded(server, live._id, 20_000);
     const ended = await (await get(child, student.token)).text();
     expect(ended).toContain('#EXT-X-ENDLIST');
     const [video] = await server.ctx.db.select().from(videos).where(eq(videos.id, live.videoId));

@@ -63,6 +63,8 @@ function protocolsOf(input: string): string {
   if (input === '-') return 'pipe';
   // A live class's SRT listener (live/ingest.ts): the class's port on this host, nothing else.
   if (input.startsWith('srt://')) return 'srt';
+  // nginx's copy of a class's RTMP stream (live/rtmp.ts), read by the ingest node.
+  if (input.startsWith('rtmp://')) return 'rtmp,tcp';
   if (input.startsWith('https://')) return 'https,tls,tcp';
   if (input.startsWith('http://')) return 'http,tcp';
   return 'file';

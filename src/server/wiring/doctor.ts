@@ -1,4 +1,5 @@
 import { systemClock } from '../clock';
+import { liveIngestLine } from './doctor-live';
 import { ConfigError, type Config } from '../config';
 import { openDatabase, type Database } from '../db/client';
 import { DatabaseInUseError } from '../db/embedded-lock';
@@ -58,6 +59,8 @@ export async function runDoctor(
     if (config.searchOcr) lines.push(await tesseractLine(config));
     if (config.speechCommand) lines.push(await speechLine(config.speechCommand));
     lines.push(await diskLine(config));
+    if (config.live.ingest && database)
+      lines.push(await liveIngestLine({ config, db: database.db, clock: systemClock }));
     lines.push(await backupLine(config, database));
     let key: Buffer | undefined;
     try {

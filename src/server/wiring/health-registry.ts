@@ -10,6 +10,7 @@ import {
 } from '../health/checks';
 import { Readiness, type HealthCheck } from '../health/readiness';
 import { speechCommandCheck, tesseractCheck } from '../search/health-check';
+import { liveIngestCheck } from '../live/health-check';
 
 /**
  * The one list of what `/readyz` and `npm run cli -- doctor` check. A domain with a dependency of
@@ -31,6 +32,8 @@ export function readinessChecks(ctx: AppContext): HealthCheck[] {
     ...(config.role !== 'web' && config.searchOcr ? [tesseractCheck(config)] : []),
     // Speech for search, where jobs run and SPEECH_COMMAND is set (advisory, as Tesseract).
     ...(config.role !== 'web' && config.speechCommand ? [speechCommandCheck(config.speechCommand)] : []),
+    // Live classes' ingest where it runs: SRT ports, nginx's rtmp listener (advisory).
+    ...(config.role !== 'web' && config.live.ingest ? [liveIngestCheck(ctx)] : []),
     diskCheck(config),
   ];
 }
