@@ -2,7 +2,7 @@ import { UnstyledButton } from '@mantine/core';
 import classes from './Player.module.css';
 
 /**
- * Over a live stream's picture, top left: LIVE (dimmed while the viewer is behind the edge) and,
+ * Over a live stream's picture, top right: LIVE (dimmed while the viewer is behind the edge) and,
  * when they are more than ~10 s behind, "Back to live", which seeks to the edge.
  */
 export function LiveBadge({ behind, onBackToLive }: { behind: boolean; onBackToLive(): void }) {
