@@ -178,10 +178,14 @@ test.describe('checkpoints', () => {
       '100%',
       '0',
       '2',
+      // The answers' distribution: each output as the judge reads it, the accepted one said so.
+      /^0 ⏎ 1: 1 ✓ accepted\s*1 ⏎ 2: 1$/,
     ]);
     await screenshots(page, 'checkpoints-analytics', { hideToasts: true });
     const csv = await page.request.get(`${lectern.url}/api/admin/analytics/videos/${videoId}?format=csv`);
-    expect((await csv.text()).split('\r\n')[0]).toContain('checkpoint_1_attempts,checkpoint_1_passed');
+    expect((await csv.text()).split('\r\n')[0]).toContain(
+      'checkpoint_1_reached,checkpoint_1_answered,checkpoint_1_attempts,checkpoint_1_passed,checkpoint_1_first_try_correct',
+    );
   });
 
   test('the verification page shows the certificate valid, and revoked with the reason once the admin revokes it behind a confirmation', async ({

@@ -215,35 +215,40 @@ describe.each(testEngines())('learning analytics API (%s)', (engine) => {
     expect(rows[19]).toMatchObject({ bucket_start_seconds: '95', bucket_end_seconds: '100', viewers: '1' });
   });
 
-  it('shows each checkpoint on the retention curve and in the CSV: reached, answered, passed, attempts', async () => {
+  it('shows each checkpoint on the retention curve and in the CSV: reached, answered, passed, attempts, answers', async () => {
     const { admin, videoIds, people } = await cohort();
-    const place = async (t: number) => {
+    const place = async (t: number, what: object) => {
       const res = await admin.post(`/api/admin/videos/${videoIds[0]}/checkpoints`, {
         t,
-        kind: 'single',
         prompt: `Which one at ${t} s?`,
-        choices: ['this', 'that'],
-        answers: [1],
         required: false,
+        ...what,
       });
       expect(res.status).toBe(201);
       return res.body.checkpoint._id as string;
     };
-    const early = await place(7);
-    await place(52);
+    const early = await place(7, { kind: 'single', choices: ['this', 'that'], answers: [1] });
+    const late = await place(52, { kind: 'output', answers: ['42'] });
     const [asha, ben] = await Promise.all(people.slice(0, 2).map((p) => server.studentClient(p)));
-    const answer = async (client: typeof admin, choice: number) =>
-      expect((await client.post(`/api/checkpoints/${early}/attempts`, { answer: choice })).status).toBe(200);
+    const answer = async (client: typeof admin, given: number | string, at = early) =>
+      expect((await client.post(`/api/checkpoints/${at}/attempts`, { answer: given })).status).toBe(200);
     await answer(asha!.client, 1);
     await answer(ben!.client, 0);
     server.clock.advance(1_000); // the first try is the earlier one
     await answer(ben!.client, 1);
+    // Outputs count as the judge reads them: line ends and trailing spaces don't tell them apart.
+    await answer(asha!.client, '41', late);
+    await answer(asha!.client, '41  \n', late);
+    await answer(ben!.client, '41\r\n', late);
+    server.clock.advance(1_000);
+    await answer(ben!.client, '42\r\n', late);
 
     const a = (await admin.get(`/api/admin/analytics/videos/${videoIds[0]}`)).body;
     expect(a.checkpoints).toEqual([
       {
         _id: early,
         t: 7,
+        kind: 'single',
         prompt: 'Which one at 7 s?',
         required: false,
         reached: 2,
@@ -251,8 +256,25 @@ describe.each(testEngines())('learning analytics API (%s)', (engine) => {
         passed: 2,
         firstTryCorrect: 1,
         attempts: 3,
+        // Per choice, in order: the attempts that picked it, and whether it is right.
+        distribution: [
+          { answer: 'this', count: 1, correct: false },
+          { answer: 'that', count: 2, correct: true },
+        ],
       },
-      expect.objectContaining({ t: 52, reached: 1, answered: 0, passed: 0, attempts: 0 }),
+      expect.objectContaining({
+        t: 52,
+        kind: 'output',
+        reached: 1,
+        answered: 2,
+        passed: 1,
+        firstTryCorrect: 0,
+        attempts: 4,
+        distribution: [
+          { answer: '41', count: 3, correct: false },
+          { answer: '42', count: 1, correct: true },
+        ],
+      }),
     ]);
 
     const csv = await download(admin, `/api/admin/analytics/videos/${videoIds[0]}?format=csv`);
@@ -263,21 +285,25 @@ describe.each(testEngines())('learning analytics API (%s)', (engine) => {
       'viewers',
       'viewers_share',
       'plays',
-      'checkpoint_1_attempts',
-      'checkpoint_1_passed',
-      'checkpoint_2_attempts',
-      'checkpoint_2_passed',
+      ...[1, 2].flatMap((n) =>
+        ['reached', 'answered', 'attempts', 'passed', 'first_try_correct'].map((f) => `checkpoint_${n}_${f}`),
+      ),
     ]);
     // Each checkpoint's figures in the row of the bucket that holds its moment (5-10 s and 50-55 s).
     expect(rows[1]).toMatchObject({
+      checkpoint_1_reached: '2',
+      checkpoint_1_answered: '2',
       checkpoint_1_attempts: '3',
       checkpoint_1_passed: '2',
+      checkpoint_1_first_try_correct: '1',
       checkpoint_2_attempts: '',
     });
     expect(rows[10]).toMatchObject({
       checkpoint_1_attempts: '',
-      checkpoint_2_attempts: '0',
-      checkpoint_2_passed: '0',
+      checkpoint_2_reached: '1',
+      checkpoint_2_attempts: '4',
+      checkpoint_2_passed: '1',
+      checkpoint_2_first_try_correct: '0',
     });
     expect(rows.filter((r) => r.checkpoint_1_attempts !== '')).toHaveLength(1);
   });

@@ -138,14 +138,18 @@ export const VIDEO_CSV_HEADER = [
   'plays',
 ] as const;
 
+/** A checkpoint's figures in the video CSV, as `checkpoint_N_<column>`. */
+const CHECKPOINT_CSV_FIGURES = ['reached', 'answered', 'attempts', 'passed', 'firstTryCorrect'] as const;
+const CHECKPOINT_CSV_NAMES = ['reached', 'answered', 'attempts', 'passed', 'first_try_correct'];
+
 /**
- * The video CSV's header: the retention columns, then two per checkpoint in time order
- * (`checkpoint_N_attempts`, `checkpoint_N_passed`, N from 1), filled in the row of the bucket
- * that holds its moment.
+ * The video CSV's header: the retention columns, then five per checkpoint in time order
+ * (`checkpoint_N_reached`, `_answered`, `_attempts`, `_passed`, `_first_try_correct`, N from 1),
+ * filled in the row of the bucket that holds its moment.
  */
 export const videoCsvHeader = (analytics: VideoAnalytics): string[] => [
   ...VIDEO_CSV_HEADER,
-  ...analytics.checkpoints.flatMap((_, i) => [`checkpoint_${i + 1}_attempts`, `checkpoint_${i + 1}_passed`]),
+  ...analytics.checkpoints.flatMap((_, i) => CHECKPOINT_CSV_NAMES.map((n) => `checkpoint_${i + 1}_${n}`)),
 ];
 
 /** The retention curve as CSV rows, one per bucket, with each checkpoint's figures in its bucket's row. */
@@ -161,8 +165,8 @@ export async function* videoCsvRows(analytics: VideoAnalytics): AsyncGenerator<C
       b.viewers,
       analytics.studentsWithAccess > 0 ? round4(b.viewers / analytics.studentsWithAccess) : 0,
       b.plays,
-      ...analytics.checkpoints.flatMap(
-        (c) => (bucketOf(c.t) === i ? [c.attempts, c.passed] : [null, null]) as CsvValue[],
+      ...analytics.checkpoints.flatMap((c): CsvValue[] =>
+        CHECKPOINT_CSV_FIGURES.map((f) => (bucketOf(c.t) === i ? c[f] : null)),
       ),
     ];
   }

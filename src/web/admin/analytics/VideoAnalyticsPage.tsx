@@ -1,13 +1,14 @@
 import '@mantine/charts/styles.css';
 import { CompositeChart } from '@mantine/charts';
 import { SimpleGrid, Stack, Text } from '@mantine/core';
-import type { AnalyticsCheckpoint, VideoAnalytics } from '../../../contract/analytics';
+import type { VideoAnalytics } from '../../../contract/analytics';
 import { analyticsCsv, useVideoAnalytics } from '../../api/analytics';
 import { Empty } from '../ui/Empty';
 import { PageHeader } from '../ui/PageHeader';
 import { analyticsPage } from './analytics-page';
 import { ChartFigure, ChartPanel } from './ChartPanel';
 import { ChartTable, FiguresTable } from './ChartTable';
+import { CheckpointsTable, passRate } from './CheckpointsTable';
 import { DownloadCsv } from '../ui/DownloadCsv';
 import { at, percent } from './format';
 import { StatCard } from './StatCard';
@@ -187,44 +188,4 @@ function VideoView({ analytics: a }: { analytics: VideoAnalytics }) {
       )}
     </Stack>
   );
-}
-
-/** The figures of each checkpoint, in columns of their own (issue 39). */
-const CHECKPOINT_FIGURES: [string, keyof AnalyticsCheckpoint | typeof passRate][] = [
-  ['Reached', 'reached'],
-  ['Answered', 'answered'],
-  ['Passed', 'passed'],
-  ['Pass rate', (c) => passRate(c)],
-  ['Right first time', 'firstTryCorrect'],
-  ['Attempts', 'attempts'],
-];
-
-function CheckpointsTable({ checkpoints }: { checkpoints: AnalyticsCheckpoint[] }) {
-  return (
-    <ChartTable label="Checkpoints as a table">
-      <FiguresTable
-        stickyHeader
-        rows={checkpoints}
-        rowKey={(c) => c._id}
-        columns={[
-          { head: 'Moment', cell: (c) => at(c.t), mono: true },
-          { head: 'Question', cell: (c) => firstLine(c.prompt) + (c.required ? ' (required)' : '') },
-          ...CHECKPOINT_FIGURES.map(([head, figure]) => ({
-            head,
-            cell: (c: AnalyticsCheckpoint) => (typeof figure === 'function' ? figure(c) : String(c[figure])),
-            right: true,
-          })),
-        ]}
-      />
-    </ChartTable>
-  );
-}
-
-/** Of the students who answered a checkpoint, the share that passed it ("—" before any answer). */
-const passRate = (c: AnalyticsCheckpoint) => (c.answered ? percent(c.passed / c.answered) : '—');
-
-/** A prompt's first line of text, short enough for a table cell. */
-function firstLine(prompt: string): string {
-  const line = prompt.split('\n').find((l) => l.trim() && !l.startsWith('```')) ?? prompt;
-  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
