@@ -85,15 +85,19 @@ export const seeText = (d: EngineDriver, text: RegExp) =>
 export const atUrl = (d: EngineDriver, url: RegExp) =>
   until(`the address matches ${url}`, async () => url.test(await d.url()));
 
-/** Finds (see `find`) and acts; a re-render may replace the element in between, so it finds again. */
+/**
+ * Finds (see `find`) and acts; a re-render may replace the element in between, so it finds again.
+ * Firefox says so as "Node is either not clickable or not an Element" (seen on the sign-in page as
+ * its session check answered, in a clean-clone run).
+ */
 async function onFound(d: EngineDriver, kind: Kind, name: RegExp, act: (selector: string) => Promise<void>) {
   for (let attempt = 1; ; attempt++) {
     const selector = await find(d, kind, name);
     try {
       return await act(selector);
     } catch (error) {
-      if (attempt >= 3 || !/not found|No element|wasn't found|stale|detached/i.test(String(error)))
-        throw error;
+      const replaced = /not found|No element|wasn't found|stale|detached|not clickable or not an Element/i;
+      if (attempt >= 3 || !replaced.test(String(error))) throw error;
     }
   }
 }
