@@ -1,14 +1,18 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { plural } from '../../contract/plural';
 
-/** Migrations sit beside this module in the source tree and beside the bundle in dist/server. */
+/**
+ * drizzle-kit's folder: `drizzle/` at the top of the source tree, copied beside the bundle as
+ * dist/server/migrations (scripts/build-server.mjs) so a build carries its own.
+ */
 export function migrationsFolder(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  return path.join(here, 'migrations');
+  const bundled = path.join(here, 'migrations');
+  return existsSync(bundled) ? bundled : path.resolve(here, '../../../drizzle');
 }
 
 /** A migration this code ships: its file name (without .sql) and the journal's timestamp. */
