@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
@@ -10,9 +10,10 @@ import { plural } from '../../contract/plural';
  * dist/server/migrations (scripts/build-server.mjs) so a build carries its own.
  */
 export function migrationsFolder(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const bundled = path.join(here, 'migrations');
-  return existsSync(bundled) ? bundled : path.resolve(here, '../../../drizzle');
+  const file = fileURLToPath(import.meta.url);
+  // This module as source (tsx, vitest) is src/server/db/migration-state.ts; bundled, it is inside a .js.
+  if (file.endsWith('.ts')) return path.resolve(path.dirname(file), '../../../drizzle');
+  return path.join(path.dirname(file), 'migrations');
 }
 
 /** A migration this code ships: its file name (without .sql) and the journal's timestamp. */
