@@ -72,6 +72,9 @@ export default defineConfig({
         plugins: [react()],
         test: {
           name: 'web',
+          // One jsdom window and one import of Mantine per worker, not per file (a file's setup cost
+          // more than its tests); src/web/test-setup.ts gives each file a fresh page.
+          isolate: false,
           environment: 'jsdom',
           include: ['src/web/**/*.test.{ts,tsx}'],
           setupFiles: ['src/web/test-setup.ts'],

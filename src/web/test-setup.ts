@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { notifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach, vi } from 'vitest';
+import { afterEach, beforeAll, vi } from 'vitest';
 
 // findBy* and waitFor give up after 1 s by default: a web test that shares a loaded two-core machine
 // with the integration tests may take longer to render; 5 s still fails a wrong screen quickly.
@@ -31,6 +31,17 @@ window.HTMLElement.prototype.scrollIntoView = () => {};
 // Mantine's autosizing Textarea listens for web fonts.
 if (!('fonts' in document))
   Object.defineProperty(document, 'fonts', { value: { addEventListener() {}, removeEventListener() {} } });
+
+// The files of a worker share one window (isolate: false in vitest.config.ts): each starts as a page
+// freshly opened at /, with nothing left by the file before (React Testing Library's cleanup takes
+// what a test rendered; the body keeps Mantine's shared portal node, which Mantine holds on to).
+beforeAll(() => {
+  window.history.replaceState(null, '', '/');
+  localStorage.clear();
+  sessionStorage.clear();
+  document.head.querySelectorAll('script[type="application/json"]').forEach((e) => e.remove());
+  document.title = '';
+});
 
 afterEach(() => {
   cleanup();

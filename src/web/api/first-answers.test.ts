@@ -18,6 +18,8 @@ function pageWith(answers: object) {
 let asked: string[];
 beforeEach(() => {
   vi.resetModules();
+  // A page opened a moment ago (the worker that runs this file may have run others for minutes).
+  vi.spyOn(performance, 'now').mockReturnValue(1_000);
   asked = [];
   vi.stubGlobal(
     'fetch',
