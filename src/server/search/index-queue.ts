@@ -57,7 +57,12 @@ export async function queueNewVideos(ctx: AppContext): Promise<number> {
         eq(videos.status, 'ready'),
         // A live class's lecture is indexed by its recording's packaging (live/recording.ts), not
         // while it grows.
-        notExists(ctx.db.select({ one: sql`1` }).from(liveClasses).where(eq(liveClasses.videoId, videos.id))),
+        notExists(
+          ctx.db
+            .select({ one: sql`1` })
+            .from(liveClasses)
+            .where(eq(liveClasses.videoId, videos.id)),
+        ),
         notExists(
           ctx.db
             .select({ one: sql`1` })
