@@ -4,11 +4,12 @@ import { and, eq } from 'drizzle-orm';
 import type { SearchHit } from '../../contract/search';
 import { jobs, searchIndexState, videos } from '../db/schema';
 import { JobRunner } from '../jobs/runner';
+import type { JobRunContext } from '../jobs/types';
 import { queueNewVideos } from '../search/index-queue';
 import { VARIANT_FILE_PATTERN } from '../marks/mark';
 import { decryptSegment } from '../media/packaging/segment-keys';
 import { createMediaTools } from '../storage/ffmpeg';
-import { mediaKeys } from '../storage';
+import { mediaKeys, readText } from '../storage';
 import { jobHandlers, jobTypeLimits } from '../wiring/job-registry';
 import { get, playlistUris } from '../../../test/support/delivery';
 import {
@@ -22,7 +23,7 @@ import {
 import type { TestClient } from '../../../test/support/http-client';
 import { suiteAdmin, type TestServer } from '../../../test/support/test-server';
 import { LiveIngest } from './ingest';
-import { queueRecording } from './recording';
+import { queueRecording, recordingHandler } from './recording';
 
 const FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf';
 /** The encoder's picture: a made-up word on screen, so only this recording's index can have it. */
@@ -144,7 +145,31 @@ describe('a live class recording packaged as a lecture', () => {
       // The runner's check of new videos leaves it to the job (it would index what the live renditions hold).
       expect(await queueNewVideos(server.ctx)).toBe(0);
 
+      // A worker dies mid-way: stopped as it starts the 360p rung, the first rendition replaced.
+      const [queued] = await recordingJobs(server);
+      const stopping = new AbortController();
+      const log = {
+        info: (fields: { step?: string }) => {
+          if (fields.step === 'rendition v360') stopping.abort(new Error('worker stopping'));
+        },
+        warn: () => {},
+        error: () => {},
+        debug: () => {},
+      };
+      const handler = recordingHandler(server.ctx, { tools: createMediaTools(server.ctx.config) });
+      const run = { jobId: queued!.id, attempt: 1, signal: stopping.signal, log } as unknown as JobRunContext;
+      await expect(handler({ classId: live._id, videoId: live.videoId }, run)).rejects.toThrow();
+      const store = server.ctx.media.of('local');
+      const v480 = await readText(store, mediaKeys.videoFile(live.videoId, 'v480', 'index.m3u8'));
+      expect(v480).toContain('#EXT-X-PLAYLIST-TYPE:VOD');
+      expect(await readText(store, mediaKeys.videoFile(live.videoId, 'v360', 'index.m3u8'))).toContain(
+        '#EXT-X-PLAYLIST-TYPE:EVENT',
+      );
+      expect(await store.head(mediaKeys.source(live.videoId))).toBeDefined();
+
+      // The job, claimed again, resumes: the first rendition is left as it is.
       const seconds = await runQueue(server);
+      expect(await readText(store, mediaKeys.videoFile(live.videoId, 'v480', 'index.m3u8'))).toBe(v480);
       console.info(
         `live.recording (unmarked): ${lengthOf(livePlaylist).toFixed(1)} s of class in ${seconds.toFixed(1)} s`,
       );
@@ -153,7 +178,7 @@ describe('a live class recording packaged as a lecture', () => {
       expect(video!.status).toBe('ready');
       expect(video!.renditions).toEqual([480, 360]);
       expect(video!.forensicSecret).toBeNull();
-      const store = server.ctx.media.of(video!.store);
+      expect(video!.store).toBe('local');
       expect(await store.head(mediaKeys.source(live.videoId))).toBeUndefined();
 
       // The same routes play the packaged recording: remuxed, 6 s segments under new names, the
