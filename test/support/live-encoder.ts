@@ -52,14 +52,19 @@ export function liveSuiteServer(
 }
 
 /**
- * A course with one enrolled student and a class of it starting at OPEN_TIME (an hour long), made
- * through the API as staff would: answers the student's client and the class as staff see it.
+ * A course with one enrolled student and a class of it starting at OPEN_TIME (an hour long, unless
+ * `fields` say otherwise), made through the API as staff would: answers the student's client and the class as staff see it.
  */
-export async function scheduledClass(server: TestServer, admin: TestClient, title: string) {
+export async function scheduledClass(
+  server: TestServer,
+  admin: TestClient,
+  title: string,
+  fields: Record<string, unknown> = {},
+) {
   const course = await createCourseVia(admin);
   const { client: student, student: s } = await server.studentClient();
   await enrolVia(admin, course._id, [s.id]);
-  const created = await scheduleClassVia(admin, course._id, OPEN_TIME, { title });
+  const created = await scheduleClassVia(admin, course._id, OPEN_TIME, { title, ...fields });
   if (created.status !== 201) throw new Error(`scheduling answered ${created.status}`);
   return { course, student, live: created.body as AdminLiveClass };
 }

@@ -1,7 +1,7 @@
 import { createCipheriv } from 'node:crypto';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { and, eq, inArray, lte } from 'drizzle-orm';
+import { and, eq, inArray, lte, ne } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import { liveClasses, liveIngests, videos } from '../db/schema';
 import { inputArgs, type MediaTools } from '../storage/ffmpeg';
@@ -12,6 +12,7 @@ import { classEnd } from './classes';
 import { IngestLeases, LIVE_LEASE_MS } from './lease';
 import { reportIngest, type IngestFigures } from './live-metrics';
 import type { LiveClassRow } from './presenter';
+import { queueRecording } from './recording';
 import { openStreamKey } from './stream-keys';
 
 /** Live segments are short: a player three segments behind is ~6 s behind the encoder. */
@@ -416,7 +417,10 @@ class ClassIngest {
     if (timeUp || graceOver) await this.finish();
   }
 
-  /** The end: the listener stops, the last segments go out, the playlists get their end. */
+  /**
+   * The end: the listener stops, the last segments go out, the playlists get their end, and the
+   * recording's packaging is queued with the class's end (once, however often this runs).
+   */
   async finish(): Promise<void> {
     if (this.finished) return;
     this.finished = true;
@@ -431,10 +435,15 @@ class ClassIngest {
         .update(videos)
         .set({ status: 'failed', failureReason: 'The class was never streamed.', updatedAt: now })
         .where(eq(videos.id, this.row.videoId));
-    await this.ctx.db
-      .update(liveClasses)
-      .set({ status: 'ended', endedAt: now, updatedAt: now })
-      .where(eq(liveClasses.id, this.row.id));
+    await this.ctx.db.transaction(async (tx) => {
+      const ended = await tx
+        .update(liveClasses)
+        .set({ status: 'ended', endedAt: now, updatedAt: now })
+        .where(and(eq(liveClasses.id, this.row.id), ne(liveClasses.status, 'ended')))
+        .returning({ id: liveClasses.id });
+      // The recording plays as its live renditions; the job packages it as an upload (recording.ts).
+      if (ended.length && streamed) await queueRecording(tx, this.row.id, this.row.videoId);
+    });
     await rm(this.ctx.media.scratch.path(`live-${this.row.id}`), { recursive: true, force: true });
     this.ctx.logger.info(
       { classId: this.row.id, videoId: this.row.videoId, seconds: Math.round(this.rungs.top.seconds) },

@@ -129,7 +129,7 @@ export function createMetrics(options: { defaultMetrics?: boolean; now?: () => n
     pool,
     packagingDuration: new Histogram({
       name: 'lectern_packaging_duration_seconds',
-      help: 'Wall time of packaging work done, by kind: remux (or encode) of the first rendition, then each ladder rung.',
+      help: "Wall time of packaging work done, by kind: remux (or encode) of the first rendition, then each ladder rung; recording: a live class's recording packaged whole.",
       labelNames: ['kind'] as const,
       buckets: PACKAGING_BUCKETS,
       registers,

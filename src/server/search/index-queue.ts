@@ -1,6 +1,6 @@
 import { and, eq, notExists, sql } from 'drizzle-orm';
 import type { AppContext } from '../context';
-import { searchIndexState, videos } from '../db/schema';
+import { liveClasses, searchIndexState, videos } from '../db/schema';
 import { enqueueJob } from '../jobs/queue';
 import { indexStateOf, setIndexState } from './index-store';
 import { SEARCH_ATTEMPTS, SEARCH_PRIORITY } from './job-types';
@@ -55,6 +55,14 @@ export async function queueNewVideos(ctx: AppContext): Promise<number> {
     .where(
       and(
         eq(videos.status, 'ready'),
+        // A live class's lecture is indexed by its recording's packaging (live/recording.ts), not
+        // while it grows.
+        notExists(
+          ctx.db
+            .select({ one: sql`1` })
+            .from(liveClasses)
+            .where(eq(liveClasses.videoId, videos.id)),
+        ),
         notExists(
           ctx.db
             .select({ one: sql`1` })

@@ -5,7 +5,9 @@ import type { AppContext } from '../context';
 import { FORENSIC_TYPE_LIMITS } from '../forensic/trace-job-types';
 import { traceRunHandler } from '../forensic/trace-job';
 import { liveJobHandlers } from '../live/reminders';
-import { LIVE_MAILS_EVERY_MS } from '../live/job-types';
+import { LIVE_MAILS_EVERY_MS, LIVE_TYPE_LIMITS } from '../live/job-types';
+import { recordingHandler } from '../live/recording';
+import { createMediaTools } from '../storage/ffmpeg';
 import { DIGEST_EVERY_MS, learningJobHandlers, LEARNING_TYPE_LIMITS } from '../learning/jobs';
 import { purgeTraceFilesHandler } from '../forensic/trace-purge';
 import { mediaJobHandlers, MEDIA_TYPE_LIMITS } from '../media/jobs';
@@ -26,6 +28,7 @@ export function jobHandlers(ctx: AppContext): JobHandlers {
     ...searchJobHandlers(ctx),
     ...learningJobHandlers(ctx),
     ...liveJobHandlers(ctx),
+    'live.recording': recordingHandler(ctx, { tools: createMediaTools(ctx.config) }),
   };
 }
 
@@ -54,5 +57,6 @@ export const jobTypeLimits: Partial<Record<JobType, number>> = {
   ...FORENSIC_TYPE_LIMITS,
   ...SEARCH_TYPE_LIMITS,
   ...LEARNING_TYPE_LIMITS,
+  ...LIVE_TYPE_LIMITS,
   'backup.run': 1,
 };

@@ -19,6 +19,14 @@ import { assertStillWanted, clearScratch } from './package-job';
 import { queueRekeyCleanup } from './rekey';
 import { videoKeysFor } from './segment-keys';
 
+/**
+ * The row's new stamp when a rendition is replaced: later than the last one even when the clock
+ * did not move past it (the delivery names its cached child playlists by the stamp, and a live
+ * class's ingest stamps ahead of the clock: live/ingest.ts).
+ */
+export const laterStamp = (now: Date) =>
+  sql`greatest(${now}, ${videos.updatedAt} + interval '1 millisecond')`;
+
 const evenDown = (n: number) => Math.max(2, n - (n % 2));
 /** The marked rungs of a video whose tallest picture is `height` pixels high. */
 const ladderOf = (height: number) => [evenDown(height), ...ladderFor(height)];
@@ -95,7 +103,10 @@ export async function markRenditions(
           .limit(1);
         if (!row) return false;
         const next = [...new Set([...row.renditions, height])].sort((a, b) => b - a);
-        await tx.update(videos).set({ renditions: next, updatedAt: now }).where(eq(videos.id, videoId));
+        await tx
+          .update(videos)
+          .set({ renditions: next, updatedAt: laterStamp(now) })
+          .where(eq(videos.id, videoId));
         if (replaced.length) {
           await queueRekeyCleanup(tx, videoId, replaced, now);
         }
@@ -124,7 +135,7 @@ export async function markRenditions(
     if (!row || !unmarked.length) return;
     await tx
       .update(videos)
-      .set({ renditions: row.renditions.filter((h) => heights.includes(h)), updatedAt: now })
+      .set({ renditions: row.renditions.filter((h) => heights.includes(h)), updatedAt: laterStamp(now) })
       .where(eq(videos.id, videoId));
     const keys: string[] = [];
     for (const h of unmarked)
