@@ -105,11 +105,16 @@ function encoder(srtUrl: string, seconds: number): ChildProcess {
       ...['-f', 'lavfi', '-i', picture],
       ...['-re', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100'],
       ...['-t', String(seconds), '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency'],
-      ...['-g', String(2 * FPS), '-b:v', '2500k', '-maxrate', '2500k', '-bufsize', '2500k'],
+      // Keyframes every 2 s of time, not of frames (OBS's "keyframe interval"): an encoder that
+      // falls below 30 fps on a busy machine still cuts 2 s segments.
+      ...['-force_key_frames', 'expr:gte(t,n_forced*2)', '-g', String(4 * FPS), '-sc_threshold', '0'],
+      ...['-b:v', '2500k', '-maxrate', '2500k', '-bufsize', '2500k'],
       ...['-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '128k'],
       ...['-f', 'mpegts', srtUrl],
+      // Its frame count, for the frame rate it really made (progress(), below).
+      ...['-progress', 'pipe:1', '-stats_period', '1'],
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    { stdio: ['ignore', 'pipe', 'pipe'] },
   );
 }
 
@@ -176,6 +181,15 @@ async function seed(env: Record<string, string>): Promise<School> {
   } finally {
     await runtime.close();
   }
+}
+
+/** The encoder's frames so far, from its -progress lines. */
+function progress(child: ChildProcess): () => number {
+  let frames = 0;
+  child.stdout!.on('data', (d: Buffer) => {
+    for (const m of d.toString().matchAll(/^frame=(\d+)/gm)) frames = Number(m[1]);
+  });
+  return () => frames;
 }
 
 /** CPU ticks (user + system) of a process, or undefined once it is gone. */
@@ -556,6 +570,7 @@ export async function run(): Promise<boolean> {
     // The listener opens within a step (500 ms) of the class being due; on a busy machine its
     // ffmpeg takes a while to bind the port, and an encoder calling before that gives up.
     const srtPort = Number(new URL(srtUrl).port);
+    let framesMade = () => 0;
     const classId = (scheduled.body as { _id: string })._id;
     const deadline = Date.now() + 90_000;
     const classStatus = async () =>
@@ -570,6 +585,7 @@ export async function run(): Promise<boolean> {
       if (!publisher || publisher.exitCode !== null) {
         if (classFfmpeg(server.child.pid!) && udpBound(srtPort)) {
           publisher = encoder(srtUrl, 170);
+          framesMade = progress(publisher);
           publisher.stderr!.on('data', (d: Buffer) => (encoderErrors += d.toString()));
         }
       }
@@ -582,16 +598,21 @@ export async function run(): Promise<boolean> {
       args: ['--no-sandbox', '--disable-gpu', '--autoplay-policy=no-user-gesture-required'],
     });
     const sampler = new ProcessSampler(server.child.pid!);
-    let cpu: { cores: number; seconds: number; serverCores: number } | undefined;
+    let cpu: { cores: number; seconds: number; serverCores: number; fps: number } | undefined;
     const measureCpu = async () => {
       const pid = classFfmpeg(server.child.pid!);
       if (!pid) throw new Error('the class ffmpeg is gone');
-      const [t0, s0, at0] = [ticks(pid)!, ticks(server.child.pid!)!, performance.now()];
+      const [t0, s0, f0, at0] = [ticks(pid)!, ticks(server.child.pid!)!, framesMade(), performance.now()];
       await new Promise((r) => setTimeout(r, SECONDS * 1000));
       const [t1, s1] = [ticks(pid), ticks(server.child.pid!)!];
       if (t1 === undefined) throw new Error('the class ffmpeg ended while measured');
       const seconds = (performance.now() - at0) / 1000;
-      cpu = { cores: (t1 - t0) / 100 / seconds, seconds, serverCores: (s1 - s0) / 100 / seconds };
+      cpu = {
+        cores: (t1 - t0) / 100 / seconds,
+        seconds,
+        serverCores: (s1 - s0) / 100 / seconds,
+        fps: (framesMade() - f0) / seconds,
+      };
     };
     const screenshot = path.join(ROOT, 'screenshots', 'bench-live-player.png');
     const watching = glassToGlass(browser, base, school, screenshot);
@@ -646,12 +667,17 @@ export async function run(): Promise<boolean> {
     };
     glassRow('Glass to glass, clock in the picture', glass.clockMs);
     glassRow('Glass to glass, program date time', glass.pdtMs);
+    // A starved encoder sends fewer frames than asked; the 360p encode's work grows with the frames,
+    // so the figure is also given per 30 fps (the check takes that one).
+    const slow = cpu!.fps < FPS * 0.9;
+    const at30 = slow ? (cpu!.cores * FPS) / Math.max(1, cpu!.fps) : cpu!.cores;
     rows.push([
       'CPU of one class (720p copy + 360p encode)',
-      `${cpu!.cores.toFixed(2)} core over ${cpu!.seconds.toFixed(0)} s`,
+      `${cpu!.cores.toFixed(2)} core at ${cpu!.fps.toFixed(0)} fps in` +
+        (slow ? ` (≈ ${at30.toFixed(2)} at ${FPS} fps)` : ''),
       `≤ ${TARGET.cpuCores} core`,
-      '',
-      cpu!.cores <= TARGET.cpuCores,
+      `over ${cpu!.seconds.toFixed(0)} s`,
+      at30 <= TARGET.cpuCores,
     ]);
     rows.push([
       `Playlist reload p95, ${VIEWERS} viewers, one node`,
