@@ -489,7 +489,7 @@ ${requests.map((r) => `  {${JSON.stringify(r.path)}, ${JSON.stringify(r.cookie)}
 }
 local i = 0
 init = function(args)
-  math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16))
+  math.randomseed(os.time())
   i = math.random(#reqs)
 end
 request = function()
