@@ -19,6 +19,7 @@ const scenarios: Record<string, () => Promise<{ run(): Promise<boolean> }>> = {
   scan: () => import('./scan'),
   search: () => import('./search'),
   'sign-in-flood': () => import('./sign-in-flood'),
+  live: () => import('./live'),
   certificates: () => import('./certificates'),
 };
 
