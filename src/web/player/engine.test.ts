@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startPosition } from './engine';
+import { LIVE_LATENCY, startPosition } from './engine';
 
 describe('startPosition', () => {
   it('starts where asked while the length is unknown or leaves room to play', () => {
@@ -20,5 +20,19 @@ describe('startPosition', () => {
     expect(startPosition(0, 60)).toBe(0);
     expect(startPosition(-3, 60)).toBe(0);
     expect(startPosition(75, 60)).toBe(0);
+  });
+});
+
+describe('LIVE_LATENCY', () => {
+  it('holds a live stream 1.5 segments behind its end, a config hls.js accepts', async () => {
+    const { default: Hls } = await import('hls.js/light');
+    const hls = new Hls({ ...LIVE_LATENCY });
+    // hls.js's default: three target durations (12 s at the live playlists' target of 4 s).
+    expect(hls.config.liveSyncDuration).toBe(3) // 1.5 live segments of 2 s (server/live/ingest.ts);
+    // Infinite: a viewer who paused or seeked back through the class is never pulled to the edge.
+    expect(hls.config.liveMaxLatencyDuration).toBeUndefined();
+    expect(hls.config.liveMaxLatencyDurationCount).toBe(Infinity);
+    expect(hls.config.maxLiveSyncPlaybackRate).toBe(1);
+    hls.destroy();
   });
 });

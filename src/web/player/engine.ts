@@ -14,6 +14,16 @@ const HLS_TYPE = 'application/vnd.apple.mpegurl';
 /** Failed segment loads in a row (hls.js's retries included) before playback gives up with an error. */
 export const SEGMENT_FAILURES_IN_A_ROW = 6;
 
+/**
+ * hls.js's distance from a live playlist's end (it applies to live playlists only; a lecture has an
+ * end and never uses it): 1.5 live segments (ingest.ts, 2 s) instead of its default of three target
+ * durations (12 s at the live playlists' target of 4 s). No `liveMaxLatencyDuration`: hls.js seeks
+ * any viewer further behind than that to the edge at every playlist reload, paused or seeked back
+ * through the class alike, and Back to live is the viewer's choice. Nor `maxLiveSyncPlaybackRate`:
+ * it also puts a speed the student chose back to 1x whenever they are away from the edge.
+ */
+export const LIVE_LATENCY = { liveSyncDuration: 3 } as const;
+
 /** Whether the browser plays HLS by itself (Safari, iOS, recent Chromium). */
 export function nativeHlsSupported(video: HTMLVideoElement): boolean {
   return video.canPlayType(HLS_TYPE) !== '';
@@ -112,6 +122,7 @@ export async function attachStream(
     // <video> at loadedmetadata, before any media, is what WebKitGTK lost (stuck-seek.ts) and,
     // under load, deadlocked on in GStreamer.
     startPosition: startPosition(options.startAt ?? 0, options.durationHint ?? 0) || -1,
+    ...LIVE_LATENCY,
     backBufferLength: 30,
     maxBufferLength: 30,
     maxMaxBufferLength: 30,
