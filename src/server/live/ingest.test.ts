@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { earliestAnchor, livePlaylist, publishedOf, segmentsOf } from './ingest';
+import { livePlaylist, publishedOf, segmentsOf } from './ingest';
 
 const at = (s: number) => new Date(Date.UTC(2026, 2, 2, 8, 0, s));
 
@@ -48,19 +48,5 @@ describe('live playlists', () => {
       { file: 's_00000.ts', duration: 2 },
       { file: 's_00001.ts', duration: 1.5 },
     ]);
-  });
-});
-
-describe('program date time of a connection', () => {
-  it('anchors at the first frame: the earliest of the segments’ appearance minus their media end', () => {
-    // ffmpeg probed the input for 3 s: the first two segments come together at 7 s, then in real time.
-    let anchor = earliestAnchor(undefined, 7000, 2);
-    expect(anchor).toBe(5000);
-    anchor = earliestAnchor(anchor, 7000, 4);
-    expect(anchor).toBe(3000);
-    anchor = earliestAnchor(anchor, 8100, 6);
-    expect(anchor).toBe(2100);
-    // A slow publish step later never moves it back.
-    expect(earliestAnchor(anchor, 12_900, 8)).toBe(2100);
   });
 });

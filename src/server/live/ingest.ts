@@ -52,11 +52,8 @@ class Rung {
   /** Entries of ffmpeg's playlist of the current attempt already published. */
   taken = 0;
   seconds = 0;
-  /** Wall-clock time of the current attempt's first frame (earliestAnchor). */
+  /** Wall-clock time of the current attempt's first frame. */
   anchor: number | undefined;
-  /** The same in performance.now() ms, and how many of ffmpeg's segments it has seen. */
-  firstFrame: number | undefined;
-  seen = 0;
   attemptStart = 0;
   newAttempt = false;
   constructor(readonly name: RungName) {}
@@ -94,19 +91,6 @@ export function publishedOf(playlist: string): PublishedSegment[] {
     }
   }
   return out;
-}
-
-/**
- * When the current connection's first frame reached the listener (ms), from a segment that appeared
- * at `appearedMs` and ends `mediaEnd` seconds into the connection: a segment is complete when it
- * appears, so the first frame was at most that long before. Only delays add to the gap (ffmpeg
- * probing the new input holds back the first segment by seconds; a slow publish step), so the
- * earliest estimate is the best: segments that come in one burst with the first (ffmpeg catching up
- * after its probing) correct its. Fixed once a segment of the connection is out, so the stamps
- * stay contiguous (an EVENT playlist only grows).
- */
-export function earliestAnchor(anchor: number | undefined, appearedMs: number, mediaEnd: number): number {
-  return Math.min(anchor ?? Infinity, appearedMs - mediaEnd * 1000);
 }
 
 /** HLS's implicit IV (the media sequence number), as packaging encrypts (segment-keys.ts). */
@@ -230,8 +214,6 @@ class ClassIngest {
     for (const rung of Object.values(this.rungs)) {
       rung.taken = 0;
       rung.anchor = undefined;
-      rung.firstFrame = undefined;
-      rung.seen = 0;
       rung.attemptStart = rung.seconds;
       rung.newAttempt = rung.published.length > 0;
     }
@@ -305,19 +287,6 @@ class ClassIngest {
     for (const rung of Object.values(this.rungs)) {
       const text = await readFile(path.join(this.dir(rung.name), PLAYLIST), 'utf8').catch(() => '');
       const segments = segmentsOf(text);
-      // Every segment listed is seen before any goes out, so a burst sets the anchor together.
-      // Real (monotonic) time for the estimate, turned into the clock's time where it changes.
-      const seen = performance.now();
-      let mediaEnd = 0;
-      for (const [i, segment] of segments.entries()) {
-        mediaEnd += segment.duration;
-        if (i < rung.seen) continue;
-        rung.seen = i + 1;
-        const anchor = earliestAnchor(rung.firstFrame, seen, mediaEnd);
-        if (anchor === rung.firstFrame || rung.taken > 0) continue;
-        rung.firstFrame = anchor;
-        rung.anchor = this.ctx.clock.now().getTime() - (seen - anchor);
-      }
       for (const segment of segments.slice(rung.taken)) {
         await this.publishSegment(rung, segment);
         rung.taken += 1;
@@ -335,12 +304,15 @@ class ClassIngest {
   private async publishSegment(rung: Rung, segment: { file: string; duration: number }) {
     const local = path.join(this.dir(rung.name), segment.file);
     const plain = await readFile(local);
-    const start = rung.seconds;
+    const now = this.ctx.clock.now().getTime();
+    // The segment was complete when it appeared: its first frame was its length earlier.
+    rung.anchor ??= now - segment.duration * 1000;
     if (!rung.info) {
       rung.info = await this.describe(rung, local, plain.length, segment.duration);
       if (!rung.info) return;
     }
     const sequence = rung.published.length;
+    const start = rung.seconds;
     const period = periodAt(start, this.ctx.config.keyRotationSeconds);
     const key = (await this.keysFor([period])).get(period)!;
     const file = `seg_${String(sequence).padStart(5, '0')}.ts`;
@@ -353,8 +325,7 @@ class ClassIngest {
       file,
       duration: segment.duration,
       start,
-      // Set in publish() when the segment was first seen.
-      programDate: new Date(rung.anchor! + (start - rung.attemptStart) * 1000),
+      programDate: new Date(rung.anchor + (start - rung.attemptStart) * 1000),
       discontinuity: rung.newAttempt,
     });
     rung.newAttempt = false;
