@@ -29,7 +29,7 @@ describe('a live class that runs past closing', () => {
   let ingest: LiveIngest | undefined;
   afterAll(() => ingest?.stop());
 
-  it('keeps its playlists, keys, playback session and progress saves open to its end, and nothing else', async () => {
+  it('keeps its playlists, keys, playback session, progress saves and questions open to its end, and nothing else', async () => {
     const course = await createCourseVia(admin);
     const { client: student, student: s } = await server.studentClient();
     await enrolVia(admin, course._id, [s.id]);
@@ -62,6 +62,25 @@ describe('a live class that runs past closing', () => {
     const saved = await student.post('/api/progress', { videoId: live.videoId, position: 2, watched: 2 });
     expect(saved.status).toBe(200);
 
+    // A question asked now is pinned to the class's time (the lecture's position, which the
+    // recording keeps) and is in the staff queue at once; a moment the class has not reached is refused.
+    const asked = await student.post(`/api/videos/${live.videoId}/questions`, {
+      t: 4,
+      title: 'Why does the closure keep i?',
+      text: 'At the loop.',
+    });
+    expect(asked.status).toBe(201);
+    const beyond = await student.post(`/api/videos/${live.videoId}/questions`, {
+      t: 3600,
+      title: 'From the future',
+      text: '',
+    });
+    expect(beyond.status).toBe(400);
+    const queue = await admin.get('/api/admin/questions');
+    expect(queue.body.questions).toContainEqual(
+      expect.objectContaining({ title: 'Why does the closure keep i?', t: 4, videoTitle: 'Late class' }),
+    );
+
     // Once the class has ended, its recording waits for the morning like every lecture.
     expect(await publishing).toBe(0);
     await classEnded(server, live._id, 20_000);
@@ -70,5 +89,7 @@ describe('a live class that runs past closing', () => {
     expect((await student.post('/api/playback', { videoId: live.videoId })).status).toBe(503);
     const late = await student.post('/api/progress', { videoId: live.videoId, position: 3, watched: 3 });
     expect(late.status).toBe(503);
+    const question = { t: 5, title: 'After the class', text: '' };
+    expect((await student.post(`/api/videos/${live.videoId}/questions`, question)).status).toBe(503);
   }, 90_000);
 });
