@@ -28,7 +28,7 @@ export default tseslint.config(
       'node_modules',
       'test-results',
       'playwright-report',
-      'src/server/db/migrations',
+      'drizzle',
     ],
   },
   js.configs.recommended,

@@ -139,7 +139,7 @@ export async function bundleServer(): Promise<string> {
       },
     ],
   });
-  await cp(path.join(root, 'src/server/db/migrations'), path.join(out, 'migrations'), { recursive: true });
+  await cp(path.join(root, 'drizzle'), path.join(out, 'migrations'), { recursive: true });
   return out;
 }
 

@@ -66,6 +66,18 @@ test.describe('checkpoints', () => {
       await screenshots(page, 'checkpoints-player', { hideToasts: true });
     });
 
+    await test.step('on a phone the question is below the picture, its answer and button in view', async () => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      const below = page.getByRole('dialog', { name: 'Checkpoint at 0:05 (required)' });
+      await expect(below).toBeVisible();
+      await expect(player.getByRole('dialog')).toHaveCount(0);
+      const picture = (await player.boundingBox())!;
+      expect((await below.boundingBox())!.y).toBeGreaterThanOrEqual(picture.y + picture.height);
+      await expect(below.getByRole('button', { name: 'Check answer' })).toBeInViewport();
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await expect(dialog).toBeVisible();
+    });
+
     await test.step('a seek past it: the key is refused and the picture comes back to it', async () => {
       // Every key of a period starting at or after 0:06 (periods 3 and on; the clip's segments pick
       // which exist) is refused, before the server even looks for it.

@@ -254,7 +254,13 @@ test.describe('student journey', () => {
       await page.keyboard.press('ArrowRight'); // seeking moves the position, but is not watching
       // Pause once the seek has landed, so the save carries the new position.
       await expect.poll(() => currentTime(page)).toBeGreaterThanOrEqual(before + 4.5);
-      const saved = page.waitForResponse((r) => r.url().endsWith('/api/progress') && r.status() === 200);
+      // The save of the pause, not a periodic save of before the seek still on its way.
+      const saved = page.waitForResponse(
+        (r) =>
+          r.url().endsWith('/api/progress') &&
+          r.status() === 200 &&
+          (r.request().postDataJSON() as { position: number }).position >= before + 4.5,
+      );
       await page.keyboard.press('Space'); // pause: saved at once
       const { progress } = await (await saved).json();
       expect(progress.completed).toBe(false);

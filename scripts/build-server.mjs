@@ -25,5 +25,5 @@ await build({
   logLevel: 'warning',
   plugins: [bundleJson],
 });
-// Migrations are read at start, next to the bundle (see db/migrate.ts).
-await cp('src/server/db/migrations', 'dist/server/migrations', { recursive: true });
+// Migrations are read at start, next to the bundle (db/migration-state.ts).
+await cp('drizzle', 'dist/server/migrations', { recursive: true });

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ALLOWED_CONTRACT_MIGRATIONS, lintMigration } from '../src/server/db/migration-lint';
 
-const folder = process.argv[2] ?? 'src/server/db/migrations';
+const folder = process.argv[2] ?? 'drizzle';
 let failed = 0;
 let checked = 0;
 for (const file of readdirSync(folder)

@@ -14,7 +14,7 @@ export const SERVER_LAYERS = [
     parts: [
       {
         path: 'db/',
-        what: 'Drizzle schema, the client (PGlite or PostgreSQL), migrations and their checks, ids',
+        what: "Drizzle schema, the client (PGlite or PostgreSQL), migrations' checks (their SQL is drizzle-kit's `drizzle/` at the top), ids",
       },
       { path: 'mail/', what: 'the mailer: SMTP, or .eml files in the outbox' },
       { path: 'config/', what: 'settings: every environment variable parsed once into Config' },

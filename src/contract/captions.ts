@@ -54,7 +54,6 @@ export type CaptionListResponse = z.infer<typeof CaptionListResponse>;
 
 export const CaptionSavedResponse = z.strictObject({ message: z.string(), caption: CaptionTrack });
 
-export const VideoIdParam = z.object({ videoId: z.string() });
 export const CaptionParams = z.object({
   videoId: z.string(),
   language: CaptionLanguage,

@@ -127,8 +127,6 @@ export const AttemptBody = z.object({
 export type AttemptAnswer = z.output<typeof AttemptBody>['answer'];
 
 export const CheckpointIdParam = z.object({ checkpointId: z.string() });
-export const CheckpointVideoParam = z.object({ videoId: z.string() });
-export const CompletionCourseParam = z.object({ courseId: z.string() });
 
 /**
  * How students fared at a checkpoint: reached (their saved progress covers its second), answered,

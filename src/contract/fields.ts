@@ -13,6 +13,11 @@ export const Moment = z
   .min(0, momentMessages.timeOutside)
   .max(24 * 3600, momentMessages.timeOutside);
 
+/** The path parameters that name a video, a course or a student, one schema each for every route. */
+export const VideoIdParam = z.object({ videoId: z.string() });
+export const CourseIdParam = z.object({ courseId: z.string() });
+export const StudentIdParam = z.object({ studentId: z.string() });
+
 /** A text trimmed, then of `min` to `max` characters; every refusal says `message`. */
 export const boundedText = (max: number, message: string, min = 1) =>
   z.string({ error: message }).trim().min(min, message).max(max, message);

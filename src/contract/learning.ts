@@ -60,7 +60,6 @@ export const QuestionStatusBody = z.object({
 
 export const NoteIdParam = z.object({ noteId: z.string() });
 export const QuestionIdParam = z.object({ questionId: z.string() });
-export const CourseIdParam = z.object({ courseId: z.string() });
 export const NotesExportQuery = z.object({ format: z.enum(['json', 'md']).optional().catch(undefined) });
 export const QueueQuery = z.object({
   status: z

@@ -15,7 +15,6 @@ import {
   SpeechDraftPublishBody,
   SpeechDraftQuery,
   SpeechDraftResponse,
-  VideoIdParam,
 } from './captions';
 import {
   AccessHistoryResponse,
@@ -78,6 +77,7 @@ import {
   UploadOffsetResponse,
   UploadStatusQuery,
 } from './media';
+import { CourseIdParam, StudentIdParam, VideoIdParam } from './fields';
 import { LivenessResponse, ReadinessResponse } from './health';
 import {
   AdminLiveClass,
@@ -93,7 +93,6 @@ import { RtmpCallbackBody } from './live-ingest';
 import {
   AcceptBody,
   AnswerBody,
-  CourseIdParam,
   CourseNotesResponse,
   MeTooResponse,
   NoteBody,
@@ -120,8 +119,6 @@ import {
   CheckpointBody,
   CheckpointIdParam,
   CheckpointPatchBody,
-  CheckpointVideoParam,
-  CompletionCourseParam,
   CompletionResponse,
   StaffCheckpointList,
   StaffCheckpointSaved,
@@ -194,7 +191,6 @@ const revoked = MessageResponse.extend({ revoked: z.number().int() });
 const withCourse = MessageResponse.extend({ course: AdminCourse });
 const withAccess = MessageResponse.extend({ access: CourseAccessResult });
 const withVideo = MessageResponse.extend({ video: AdminVideo });
-const studentParam = z.object({ studentId: z.string() });
 const videoParam = z.object({ id: z.string() });
 
 /**
@@ -480,13 +476,13 @@ export const routes = {
     auth: 'admin',
     instructor: 'none',
     freshFactor: true,
-    params: studentParam,
+    params: StudentIdParam,
     response: MessageResponse,
   },
   'GET /api/admin/students/:studentId/history': {
     auth: 'admin',
     instructor: 'none',
-    params: studentParam,
+    params: StudentIdParam,
     response: AccessHistoryResponse,
   },
 
@@ -521,7 +517,7 @@ export const routes = {
     auth: 'admin',
     instructor: 'courses',
     scope: { videoId: 'video' },
-    params: z.object({ videoId: z.string() }),
+    params: VideoIdParam,
     query: AnalyticsFormatQuery,
     response: VideoAnalyticsResponse,
     download: ANALYTICS_DOWNLOADS,
@@ -530,7 +526,7 @@ export const routes = {
     auth: 'admin',
     instructor: 'courses',
     scope: { courseId: 'course' },
-    params: z.object({ courseId: z.string() }),
+    params: CourseIdParam,
     query: CourseGridQuery,
     response: CourseAnalyticsResponse,
     download: ANALYTICS_DOWNLOADS,
@@ -538,7 +534,7 @@ export const routes = {
   'GET /api/admin/analytics/students/:studentId': {
     auth: 'admin',
     instructor: 'none',
-    params: studentParam,
+    params: StudentIdParam,
     query: AnalyticsFormatQuery,
     response: StudentAnalyticsResponse,
     download: ANALYTICS_DOWNLOADS,
@@ -692,14 +688,14 @@ export const routes = {
     auth: 'admin',
     instructor: 'courses',
     scope: { videoId: 'video' },
-    params: CheckpointVideoParam,
+    params: VideoIdParam,
     response: StaffCheckpointList,
   },
   'POST /api/admin/videos/:videoId/checkpoints': {
     auth: 'admin',
     instructor: 'courses',
     scope: { videoId: 'video' },
-    params: CheckpointVideoParam,
+    params: VideoIdParam,
     body: CheckpointBody,
     response: StaffCheckpointSaved,
     status: 201,
@@ -721,7 +717,7 @@ export const routes = {
   },
   'GET /api/videos/:videoId/checkpoints': {
     auth: 'viewer',
-    params: CheckpointVideoParam,
+    params: VideoIdParam,
     response: StudentCheckpointList,
   },
   'POST /api/checkpoints/:checkpointId/attempts': {
@@ -732,7 +728,7 @@ export const routes = {
   },
   'GET /api/courses/:courseId/completion': {
     auth: 'student',
-    params: CompletionCourseParam,
+    params: CourseIdParam,
     response: CompletionResponse,
   },
   // Search inside lectures (docs/SEARCH.md): captions, text on screen and speech, with their times;

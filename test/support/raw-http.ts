@@ -17,6 +17,8 @@ export interface RawOptions {
   /** Stop sending after this many bytes and wait (a body that stops halfway). */
   stopAfter?: number;
   timeoutMs?: number;
+  /** Stop waiting for an answer when this aborts (as at the time-out). */
+  until?: AbortSignal;
   /** The loopback address to send from (127.0.0.2, ...): another client, as the server sees it. */
   from?: string;
 }
@@ -35,7 +37,7 @@ export async function sendRaw(
   const sent = options.stopAfter === undefined ? bytes : bytes.subarray(0, options.stopAfter);
   const pieces = Math.max(1, options.pieces ?? 1);
   const socket = await open(url, options.from);
-  const reply = answerOn(socket, isHead(bytes), options.timeoutMs);
+  const reply = answerOn(socket, isHead(bytes), options.timeoutMs, options.until);
   const size = Math.ceil(sent.length / pieces);
   for (let i = 0; i < sent.length && !socket.destroyed; i += size) {
     socket.write(sent.subarray(i, i + size));
@@ -77,7 +79,12 @@ function open(url: string, from?: string): Promise<Socket> {
 }
 
 /** Reads one answer from `socket`, or how the connection ended without one. */
-function answerOn(socket: Socket, bodiless: boolean, timeoutMs = 10_000): Promise<RawReply> {
+function answerOn(
+  socket: Socket,
+  bodiless: boolean,
+  timeoutMs = 10_000,
+  until?: AbortSignal,
+): Promise<RawReply> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let done = false;
@@ -85,10 +92,14 @@ function answerOn(socket: Socket, bodiless: boolean, timeoutMs = 10_000): Promis
       if (done) return;
       done = true;
       clearTimeout(timer);
+      until?.removeEventListener('abort', stop);
       socket.destroy();
       resolve(parseReply(Buffer.concat(chunks), ended, bodiless));
     };
-    const timer = setTimeout(() => finish('timeout'), timeoutMs);
+    const stop = () => finish('timeout');
+    const timer = setTimeout(stop, timeoutMs);
+    if (until?.aborted) stop();
+    else until?.addEventListener('abort', stop, { once: true });
     socket.on('data', (d) => {
       chunks.push(d);
       if (isComplete(Buffer.concat(chunks), bodiless)) finish('answered');

@@ -58,7 +58,7 @@ INSERT INTO "notes" ("body") VALUES ('ALTER TABLE a DROP COLUMN b');`),
   });
 
   it('passes every shipped migration, and the command fails on a folder with a contract step', async () => {
-    const folder = path.resolve('src/server/db/migrations');
+    const folder = path.resolve('drizzle');
     for (const file of (await readdir(folder)).filter((f) => f.endsWith('.sql')))
       expect(lintMigration(await readFile(path.join(folder, file), 'utf8')), file).toEqual([]);
 

@@ -2,7 +2,7 @@
  * Expand/contract: an ordinary migration runs at start while nodes of the previous version still
  * serve on the same database, so it may only add. What breaks the old code (it still reads the
  * dropped column, writes the old name, inserts rows without the new NOT NULL value) belongs in
- * `migrations/post-deploy/`, applied by `npm run cli -- migrate:post-deploy` once every node runs
+ * `drizzle/post-deploy/`, applied by `npm run cli -- migrate:post-deploy` once every node runs
  * the new version. `npm run lint:migrations` applies these rules to the ordinary folder.
  */
 

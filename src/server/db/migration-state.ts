@@ -5,10 +5,15 @@ import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { plural } from '../../contract/plural';
 
-/** Migrations sit beside this module in the source tree and beside the bundle in dist/server. */
+/**
+ * drizzle-kit's folder: `drizzle/` at the top of the source tree, copied beside the bundle as
+ * dist/server/migrations (scripts/build-server.mjs) so a build carries its own.
+ */
 export function migrationsFolder(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  return path.join(here, 'migrations');
+  const file = fileURLToPath(import.meta.url);
+  // This module as source (tsx, vitest) is src/server/db/migration-state.ts; bundled, it is inside a .js.
+  if (file.endsWith('.ts')) return path.resolve(path.dirname(file), '../../../drizzle');
+  return path.join(path.dirname(file), 'migrations');
 }
 
 /** A migration this code ships: its file name (without .sql) and the journal's timestamp. */

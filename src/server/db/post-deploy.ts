@@ -7,7 +7,7 @@ import { migrationsFolder, schemaState } from './migration-state';
 /**
  * Contract migrations (expand/contract): statements that would break the previous version of
  * Lectern while it still runs on another node (dropping or renaming a table or column, a NOT NULL
- * it does not fill) live in `migrations/post-deploy/NNNN_name.sql`. Nodes never apply them at
+ * it does not fill) live in `drizzle/post-deploy/NNNN_name.sql`. Nodes never apply them at
  * start; `npm run cli -- migrate:post-deploy` does, once every node runs the new code. Each file
  * is applied once, in name order, in its own transaction, and recorded in
  * `drizzle.lectern_post_deploy_migrations`.

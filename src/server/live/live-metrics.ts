@@ -71,13 +71,35 @@ export function installLiveMetrics(app: FastifyInstance, ctx: AppContext): void 
   });
 
   const figures = () => [...(ingests.get(registry) ?? [])].flatMap((f) => f());
+  registerLiveGauges(registry, {
+    classesLive: async () => (await liveVideos()).size,
+    viewers: () => {
+      const since = Date.now() - VIEWER_WINDOW_MS;
+      for (const [who, at] of seen) if (at < since) seen.delete(who);
+      return seen.size;
+    },
+    figures,
+    now: () => ctx.clock.now().getTime(),
+  });
+}
+
+/** Where the live gauges read their values at scrape time. */
+export interface LiveReadings {
+  classesLive(): Promise<number>;
+  viewers(): number;
+  figures(): IngestFigures[];
+  now(): number;
+}
+
+/** The live gauges on `registry` (the dashboard's test registers them too, to know their names). */
+export function registerLiveGauges(registry: Registry, read: LiveReadings): void {
   new Gauge({
     name: 'lectern_live_classes_live',
     help: 'Live classes on the air now (status live), read from the database at scrape time.',
     registers: [registry],
     aggregator: 'max',
     async collect() {
-      this.set((await liveVideos()).size);
+      this.set(await read.classesLive());
     },
   });
   new Gauge({
@@ -85,9 +107,7 @@ export function installLiveMetrics(app: FastifyInstance, ctx: AppContext): void 
     help: 'Distinct sessions that fetched a live class playlist in the last minute, on this process.',
     registers: [registry],
     collect() {
-      const since = Date.now() - VIEWER_WINDOW_MS;
-      for (const [who, at] of seen) if (at < since) seen.delete(who);
-      this.set(seen.size);
+      this.set(read.viewers());
     },
   });
   new Gauge({
@@ -97,7 +117,7 @@ export function installLiveMetrics(app: FastifyInstance, ctx: AppContext): void 
     registers: [registry],
     collect() {
       this.reset();
-      for (const f of figures()) this.set({ class: f.classId }, f.bitrate);
+      for (const f of read.figures()) this.set({ class: f.classId }, f.bitrate);
     },
   });
   new Gauge({
@@ -107,8 +127,8 @@ export function installLiveMetrics(app: FastifyInstance, ctx: AppContext): void 
     registers: [registry],
     collect() {
       this.reset();
-      const now = ctx.clock.now().getTime();
-      for (const f of figures())
+      const now = read.now();
+      for (const f of read.figures())
         if (f.newest) this.set({ class: f.classId }, Math.max(0, (now - f.newest.getTime()) / 1000));
     },
   });

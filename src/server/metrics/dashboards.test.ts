@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { metricNames } from '../../../test/support/promql';
+import { registerLiveGauges } from '../live/live-metrics';
 import { createMetrics } from './metrics';
 
 const DASHBOARD = path.resolve(import.meta.dirname, '../../../docs/grafana/lectern.json');
@@ -16,6 +17,13 @@ const RULES = path.resolve(import.meta.dirname, '../../../docs/prometheus/lecter
 /** Every series name the registry exports (histograms with their _bucket, _sum and _count). */
 async function exportedNames(): Promise<Set<string>> {
   const { registry } = createMetrics();
+  // The live gauges are installed with the app (they read the database and the ingests).
+  registerLiveGauges(registry, {
+    classesLive: async () => 0,
+    viewers: () => 0,
+    figures: () => [],
+    now: Date.now,
+  });
   const known = new Set<string>();
   for (const metric of await registry.getMetricsAsJSON()) {
     known.add(metric.name);

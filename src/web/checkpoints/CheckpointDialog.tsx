@@ -1,5 +1,5 @@
 import { Button, Checkbox, Group, Radio, Stack, Text, Textarea, Title } from '@mantine/core';
-import { useEffect, useId, useRef, useState } from 'react';
+import { type ComponentType, useEffect, useId, useRef, useState } from 'react';
 import { formatMoment } from '../../contract/learning';
 import type { AttemptAnswer, AttemptResponse, StudentCheckpoint } from '../../contract/checkpoints';
 import { messageOf } from '../api/client';
@@ -13,6 +13,23 @@ export interface CheckpointDialogProps {
   onDone(): void;
   /** Wrong, with a moment to watch again from. */
   onRewind(to: number): void;
+}
+
+/** The choices in order, each a radio button or check box whose value is its index (what `answer` sends). */
+function Choices({
+  choices,
+  Choice,
+}: {
+  choices: string[];
+  Choice: ComponentType<{ value: string; label: string }>;
+}) {
+  return (
+    <Stack gap={6}>
+      {choices.map((choice, i) => (
+        <Choice key={i} value={String(i)} label={choice} />
+      ))}
+    </Stack>
+  );
 }
 
 /**
@@ -90,20 +107,12 @@ export function CheckpointDialog({ checkpoint, submit, onDone, onRewind }: Check
           <div ref={first}>
             {checkpoint.kind === 'single' && (
               <Radio.Group value={single} onChange={setSingle} aria-labelledby={titleId}>
-                <Stack gap={6}>
-                  {checkpoint.choices.map((choice, i) => (
-                    <Radio key={i} value={String(i)} label={choice} />
-                  ))}
-                </Stack>
+                <Choices choices={checkpoint.choices} Choice={Radio} />
               </Radio.Group>
             )}
             {checkpoint.kind === 'multiple' && (
               <Checkbox.Group value={multiple} onChange={setMultiple} aria-labelledby={titleId}>
-                <Stack gap={6}>
-                  {checkpoint.choices.map((choice, i) => (
-                    <Checkbox key={i} value={String(i)} label={choice} />
-                  ))}
-                </Stack>
+                <Choices choices={checkpoint.choices} Choice={Checkbox} />
               </Checkbox.Group>
             )}
             {checkpoint.kind === 'output' && (

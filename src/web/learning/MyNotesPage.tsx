@@ -1,8 +1,8 @@
-import { Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconDownload } from '@tabler/icons-react';
+import { Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { formatMoment } from '../../contract/learning';
 import { notesExportUrl, useCourseNotes } from '../api/learning';
+import { DownloadButton } from '../ui/DownloadButton';
 import { StudentTrail } from '../ui/StudentTrail';
 import classes from './Learning.module.css';
 import { LoadedItems } from './LoadedItems';
@@ -20,17 +20,14 @@ export default function MyNotesPage() {
         <Title order={1} size="h3">
           My notes
         </Title>
-        <Button
-          component="a"
+        <DownloadButton
           href={notesExportUrl(courseId)}
-          download
           size="xs"
           variant="default"
-          leftSection={<IconDownload size={14} />}
           disabled={!notes.data?.videos.length}
         >
           Export as Markdown
-        </Button>
+        </DownloadButton>
       </Group>
       <LoadedItems
         query={notes}

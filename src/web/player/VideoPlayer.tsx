@@ -1,4 +1,5 @@
 import { VisuallyHidden } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import {
   useCallback,
   useEffect,
@@ -129,6 +130,10 @@ export function VideoPlayer({
   const onKeyDownCapture = usePlayerKeys(bindings, controls.poke);
 
   const isFullscreen = fullscreen.native || fullscreen.pseudo;
+  // A phone's 16:9 picture is too short for a question and its answer: below the picture there,
+  // over it in fullscreen and on wider screens (where the picture is what the question is about).
+  const phone = useMediaQuery('(max-width: 36em)');
+  const overlayBelow = !!overlay && !!phone && !isFullscreen;
   const state = recovery.error
     ? 'error'
     : media.buffering
@@ -138,70 +143,77 @@ export function VideoPlayer({
         : 'paused';
 
   return (
-    <div
-      ref={rootRef}
-      className={classes.root}
-      role="region"
-      aria-label={`Video player: ${title}`}
-      aria-describedby={hintId}
-      tabIndex={0}
-      data-engine={engine ?? undefined}
-      data-state={state}
-      data-live={liveEdge.live || undefined}
-      data-fullscreen={isFullscreen || undefined}
-      data-pseudo-fullscreen={fullscreen.pseudo || undefined}
-      data-idle={!controls.visible || undefined}
-      onMouseMove={controls.poke}
-      onTouchStart={controls.poke}
-      onKeyDownCapture={onKeyDownCapture}
-    >
-      <VisuallyHidden id={hintId}>{keyHint(!!captions?.tracks.length, keys)}</VisuallyHidden>
-      <VisuallyHidden role="status" aria-live="polite" data-testid="player-announcer">
-        {announcement}
-      </VisuallyHidden>
-      <video
-        ref={setVideo}
-        className={classes.video}
-        playsInline
-        preload="auto"
-        disablePictureInPicture
-        disableRemotePlayback
-        controlsList="nodownload noremoteplayback"
-        aria-hidden="true"
-        tabIndex={-1}
-        onEnded={onEnded}
-      />
-      <canvas
-        ref={canvasRef}
-        className={classes.canvas}
-        role="img"
-        aria-label={`${title}: video with watermark ${watermark}`}
-        onClick={actions.togglePlay}
-        onDoubleClick={fullscreen.toggle}
-      />
-      <PlayerOverlay
-        error={recovery.error}
-        buffering={media.buffering}
-        playing={media.playing}
-        ended={media.ended}
-        onRetry={recovery.retry}
-        onPlay={actions.togglePlay}
-      />
-      {liveEdge.live && <LiveBadge behind={liveEdge.behind} onBackToLive={liveEdge.backToLive} />}
-      <PlayerControls
-        media={media}
-        videoRef={videoRef}
-        duration={media.duration || durationHint}
-        fullscreen={isFullscreen}
-        visible={controls.visible}
-        actions={actions}
-        onToggleFullscreen={fullscreen.toggle}
-        onFocusChange={controls.setFocusInside}
-        captions={captions}
-        markers={markers}
-      />
-      {overlay}
-    </div>
+    <>
+      <div
+        ref={rootRef}
+        className={classes.root}
+        role="region"
+        aria-label={`Video player: ${title}`}
+        aria-describedby={hintId}
+        tabIndex={0}
+        data-engine={engine ?? undefined}
+        data-state={state}
+        data-live={liveEdge.live || undefined}
+        data-fullscreen={isFullscreen || undefined}
+        data-pseudo-fullscreen={fullscreen.pseudo || undefined}
+        data-idle={!controls.visible || undefined}
+        onMouseMove={controls.poke}
+        onTouchStart={controls.poke}
+        onKeyDownCapture={onKeyDownCapture}
+      >
+        <VisuallyHidden id={hintId}>{keyHint(!!captions?.tracks.length, keys)}</VisuallyHidden>
+        <VisuallyHidden role="status" aria-live="polite" data-testid="player-announcer">
+          {announcement}
+        </VisuallyHidden>
+        <video
+          ref={setVideo}
+          className={classes.video}
+          playsInline
+          preload="auto"
+          disablePictureInPicture
+          disableRemotePlayback
+          controlsList="nodownload noremoteplayback"
+          aria-hidden="true"
+          tabIndex={-1}
+          onEnded={onEnded}
+        />
+        <canvas
+          ref={canvasRef}
+          className={classes.canvas}
+          role="img"
+          aria-label={`${title}: video with watermark ${watermark}`}
+          onClick={actions.togglePlay}
+          onDoubleClick={fullscreen.toggle}
+        />
+        <PlayerOverlay
+          error={recovery.error}
+          buffering={media.buffering}
+          playing={media.playing}
+          ended={media.ended}
+          onRetry={recovery.retry}
+          onPlay={actions.togglePlay}
+        />
+        {liveEdge.live && <LiveBadge behind={liveEdge.behind} onBackToLive={liveEdge.backToLive} />}
+        <PlayerControls
+          media={media}
+          videoRef={videoRef}
+          duration={media.duration || durationHint}
+          fullscreen={isFullscreen}
+          visible={controls.visible}
+          actions={actions}
+          onToggleFullscreen={fullscreen.toggle}
+          onFocusChange={controls.setFocusInside}
+          captions={captions}
+          markers={markers}
+        />
+        {!overlayBelow && overlay}
+      </div>
+      {overlayBelow && (
+        <div className={classes.below} data-player-below>
+          {overlay}
+        </div>
+      )}
+    </>
   );
 }
 

@@ -1,8 +1,8 @@
 import { Alert, Anchor, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { IconDownload } from '@tabler/icons-react';
 import { certificateMessages } from '../../contract/certificate-messages';
 import { certificatePdfUrl, useMyCertificates } from '../api/certificates';
 import { RevokedMark } from '../certificates/RevokedMark';
+import { DownloadButton } from '../ui/DownloadButton';
 
 /** The dashboard's certificates: one per completed course, each a PDF to download and a public page. */
 export function CertificatesList() {
@@ -54,17 +54,13 @@ export function CertificatesList() {
                 )}
               </Stack>
               <Group gap="xs">
-                <Button
-                  component="a"
+                <DownloadButton
                   href={certificatePdfUrl(c._id)}
-                  download
-                  size="sm"
                   color="red"
-                  leftSection={<IconDownload size={16} aria-hidden="true" />}
                   aria-label={`Download the certificate of ${c.course} (PDF)`}
                 >
                   Download PDF
-                </Button>
+                </DownloadButton>
                 <Anchor href={c.verifyUrl} target="_blank" size="sm">
                   Verification page
                 </Anchor>

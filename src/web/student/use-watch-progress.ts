@@ -70,8 +70,10 @@ export function useWatchProgress(
       lastTime = video.seeking ? null : t;
       lastWall = now;
     };
-    const forget = () => {
-      lastTime = null;
+    const onSeeking = () => {
+      lastTime = null; // a seek adds nothing to the time played
+      // The seek's target is already the position: a pause before its data arrives saves it, not the spot left.
+      position = video.currentTime;
     };
 
     /** `final`: a pause, the end or leaving, where the played time not yet reported goes too. */
@@ -117,7 +119,7 @@ export function useWatchProgress(
     const listening = new AbortController();
     listen(
       video,
-      { timeupdate: onTime, seeking: forget, seeked: onTime, play: onTime, pause: saveSoon, ended: saveSoon },
+      { timeupdate: onTime, seeking: onSeeking, seeked: onTime, play: onTime, pause: saveSoon, ended: saveSoon },
       listening.signal,
     );
     listen(document, { visibilitychange: saveOnHide }, listening.signal);

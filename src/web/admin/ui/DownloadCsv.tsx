@@ -1,17 +1,10 @@
-import { Button } from '@mantine/core';
-import { IconDownload } from '@tabler/icons-react';
+import { DownloadButton } from '../../ui/DownloadButton';
 
 /** A link that downloads the answer on screen as CSV (the browser saves it under the server's file name). */
 export function DownloadCsv({ href, label = 'Download CSV' }: { href: string; label?: string }) {
   return (
-    <Button
-      component="a"
-      href={href}
-      download
-      variant="default"
-      leftSection={<IconDownload size={16} aria-hidden="true" />}
-    >
+    <DownloadButton href={href} variant="default">
       {label}
-    </Button>
+    </DownloadButton>
   );
 }

@@ -1,11 +1,12 @@
 import { Button, Group, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useForm } from '@mantine/form';
-import { IconDownload, IconFileText, IconSend, IconTrash, IconUpload } from '@tabler/icons-react';
+import { IconFileText, IconSend, IconTrash, IconUpload } from '@tabler/icons-react';
 import type { z } from 'zod';
 import { captionMessages, CaptionUploadFields, SpeechDraftPublishBody } from '../../../contract/captions';
 import type { AdminVideo } from '../../../contract/videos';
 import { adminApi, adminKeys, speechDraftFileUrl, useCaptionTracks, useSpeechDraft } from '../../api/admin';
+import { DownloadButton } from '../../ui/DownloadButton';
 import { DataTable } from '../ui/DataTable';
 import { EditModal } from '../ui/EditModal';
 import { FilePicker } from '../ui/FilePicker';
@@ -148,16 +149,9 @@ function SpeechDraftPanel({ video }: { video: AdminVideo }) {
                 publish as it is.
               </Text>
             </div>
-            <Button
-              component="a"
-              href={speechDraftFileUrl(video._id)}
-              download
-              size="xs"
-              variant="default"
-              leftSection={<IconDownload size={14} aria-hidden="true" />}
-            >
+            <DownloadButton href={speechDraftFileUrl(video._id)} size="xs" variant="default">
               Download (.vtt)
-            </Button>
+            </DownloadButton>
           </Group>
           <Group grow align="flex-start">
             <TextInput label="Draft language (BCP 47)" placeholder="en" {...form.getInputProps('language')} />
