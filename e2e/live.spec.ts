@@ -169,6 +169,9 @@ test.describe.serial('a live class in the real player', () => {
       .getByRole('button', { name: 'New key' })
       .click();
     await expect(key).not.toHaveText(before);
+    // From the top: a page scrolled to the key would draw its sticky header mid-picture.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await adminShots(page, 'live-class');
 
     // The class watched above: the student joined it live.
     await page.goto(`${lectern.url}/adminlive`);
@@ -180,6 +183,7 @@ test.describe.serial('a live class in the real player', () => {
     await expect(attendance.getByTestId('attendance-summary')).toContainText('1 of 1 student joined live');
     await adminShots(page, 'live-attendance');
     await keepShots('live-schedule');
+    await keepShots('live-class');
     await keepShots('live-attendance');
   });
 });

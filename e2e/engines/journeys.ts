@@ -1,5 +1,8 @@
+import type { ChildProcess } from 'node:child_process';
 import { heldFactor, nextCode, PERIOD_MS } from '../../test/support/admin-factor';
 import type { TestClient } from '../../test/support/http-client';
+import { liveEncoder } from '../../test/support/live-encoder';
+import type { AdminLiveClass } from '../../src/contract/live';
 import { lightTextOnly, readText } from '../ocr';
 import { CODE_ALPHABET } from '../../src/contract/playback';
 import { CONTROLS_HEIGHT } from '../../src/web/player/frame-overlays';
@@ -684,4 +687,140 @@ export const checkpointJourney: Journey = {
   },
 };
 
-export const journeys: Journey[] = [studentJourney, adminJourney, learningJourney, checkpointJourney];
+/** A child playlist of the live lecture as the page's session reads it: its segments, and whether it ended. */
+const livePlaylist = (d: EngineDriver, videoId: string) =>
+  d.evaluate(async (id: string) => {
+    const masterUrl = `/stream/videos/${id}/master.m3u8`;
+    const master = await fetch(masterUrl).then((r) => r.text());
+    const child = master.split('\n').find((line) => line && !line.startsWith('#'));
+    if (!child) return { segments: 0, ended: false };
+    const text = await fetch(new URL(child, new URL(masterUrl, location.href)).href).then((r) => r.text());
+    return {
+      segments: text.split('\n').filter((line) => line && !line.startsWith('#')).length,
+      ended: text.includes('#EXT-X-ENDLIST'),
+    };
+  }, videoId);
+
+/**
+ * Issue 38 in every engine: a class published by a real ffmpeg over SRT (a dark picture, as
+ * e2e/live.spec.ts), watched from the course page's "Live now" with the watermark, the LIVE badge and
+ * a growing playlist; the encoder stops, the grace passes and the recording plays in the course.
+ * Node delivery only (run.ts): every mode serves live through the same routes, proved by live-ingest.int.
+ */
+export const liveJourney: Journey = {
+  name: 'live: a class over SRT watched live with the watermark and LIVE badge, then its recording plays',
+  async run(d, w) {
+    // Named by engine and student: a second try schedules a class of its own.
+    const title = `Live in ${d.engine} (${w.student.rollno})`;
+    const scheduled = await w.admin.post('/api/admin/live-classes', {
+      courseId: w.course.id,
+      title,
+      description: 'Streamed by ffmpeg over SRT.',
+      startsAt: new Date(Date.now() - 60_000).toISOString(),
+      minutes: 30,
+    });
+    if (scheduled.status !== 201)
+      throw new Error(`scheduling answered ${scheduled.status} ${JSON.stringify(scheduled.body)}`);
+    const live = scheduled.body as AdminLiveClass;
+    const srtUrl = live.ingest.srtUrl.replace('localhost', '127.0.0.1');
+    // The listener opens at the ingest's next step (500 ms); an encoder that came too early (or whose
+    // connection dropped) is started again until the journey stops it.
+    let stopped = false;
+    let encoder: ChildProcess | undefined;
+    const publish = () => {
+      encoder = liveEncoder(srtUrl, 'color=c=0x15171c:size=640x360:rate=15', 120);
+      encoder.once('exit', () => {
+        if (!stopped) setTimeout(() => !stopped && publish(), 1000);
+      });
+    };
+    setTimeout(() => !stopped && publish(), 1500);
+    try {
+      await studentSignIn(d, w);
+      await d.goto(`${w.url}/course/${w.course.id}`);
+      // The course page asks for its classes every 30 s: the first answer may predate the first
+      // segment, so the page is opened again every 3 s until the class shows as live.
+      let opened = Date.now();
+      await until(
+        'the course page shows the class live now',
+        async () => {
+          const shown = await d.evaluate(
+            (label: string) => !!document.querySelector(`[aria-label="${label}"]`),
+            `Live now: ${title}`,
+          );
+          if (!shown && Date.now() - opened > 3000) {
+            await d.goto(`${w.url}/course/${w.course.id}`);
+            opened = Date.now();
+          }
+          return shown;
+        },
+        40_000,
+      );
+      await clickOn(d, 'button', /^Watch live$/);
+      await seeText(d, new RegExp(literal(title)));
+      await until('the live plays', async () => (await playerState(d)) === 'playing', 30_000);
+      const first = await canvasSample(d);
+      let latest = first;
+      await until(
+        'the live picture moves',
+        async () => (latest = await canvasSample(d)).sum !== first.sum,
+        10_000,
+      );
+      await until(
+        'the watermark is drawn over the live picture',
+        async () => (latest = await canvasSample(d)).red > latest.pixels * 0.002,
+        10_000,
+      );
+      await until('the LIVE badge shows', () =>
+        d.evaluate((sel: string) => {
+          const player = document.querySelector<HTMLElement>(sel);
+          const badge = Array.from(player?.querySelectorAll('[role="status"]') ?? []).find(
+            (el) => el.textContent?.trim() === 'LIVE' && (el as HTMLElement).getClientRects().length > 0,
+          );
+          return player?.dataset.live === 'true' && !!badge;
+        }, PLAYER),
+      );
+      // The playlist grows as the class goes on, with no end yet.
+      const before = await livePlaylist(d, live.videoId);
+      if (before.ended) throw new Error('the live playlist has an end while the class runs');
+      await until(
+        'the live playlist grows',
+        async () => (await livePlaylist(d, live.videoId)).segments > before.segments,
+        15_000,
+      );
+      await shots(d, 'live-player');
+    } finally {
+      stopped = true;
+      encoder?.kill('SIGKILL');
+    }
+
+    // The encoder is gone: after the grace (LIVE_RECONNECT_SECONDS, 3 s here) the class ends and its
+    // lecture is the recording.
+    await until(
+      'the class ends',
+      async () => {
+        const list = await w.admin.get('/api/admin/live-classes');
+        return (list.body.classes as AdminLiveClass[]).find((c) => c._id === live._id)?.status === 'ended';
+      },
+      20_000,
+    );
+    await d.goto(`${w.url}/course/${w.course.id}?video=${live.videoId}`);
+    await clickOn(d, 'button', new RegExp(`^Play ${literal(title)}`));
+    await until('the recording plays', async () => (await playerState(d)) === 'playing', 30_000);
+    await until('the recording moves past 1 s', async () => (await currentTime(d)) > 1, 20_000);
+    const recording = await livePlaylist(d, live.videoId);
+    if (!recording.ended) throw new Error('the recording has no end');
+    const badge = await d.evaluate(
+      (sel: string) => document.querySelector<HTMLElement>(sel)?.dataset.live ?? '',
+      PLAYER,
+    );
+    if (badge) throw new Error('the recording still shows as live');
+  },
+};
+
+export const journeys: Journey[] = [
+  studentJourney,
+  adminJourney,
+  learningJourney,
+  checkpointJourney,
+  liveJourney,
+];

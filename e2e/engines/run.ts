@@ -69,6 +69,12 @@ const CHECKPOINT = {
   required: true,
   rewindTo: 1,
 };
+/**
+ * The live journey (node mode): SRT listeners on ports no other tier of the run takes, and a short
+ * reconnect grace, so the class ends (and its recording plays) seconds after its encoder stops.
+ */
+const LIVE_BASE = 41_000 + Math.floor(Math.random() * 4_000) * 5;
+const LIVE_ENV = { LIVE_SRT_PORTS: `${LIVE_BASE}-${LIVE_BASE + 4}`, LIVE_RECONNECT_SECONDS: '3' };
 /** nginx checks links with a secret derived from this key (the site `nginx:config` prints). */
 const SIGNING_KEY = 'engines-delivery-signing-key-0123456789abcdef';
 
@@ -80,7 +86,7 @@ async function startSite(mode: Mode) {
   const bucket = mode === 's3' ? await createTestBucket() : undefined;
   const server = await startServer(
     mode === 'node'
-      ? { KEY_ROTATION_SECONDS: String(KEY_SECONDS) }
+      ? { KEY_ROTATION_SECONDS: String(KEY_SECONDS), ...LIVE_ENV }
       : bucket
         ? { ...bucket.env, SEGMENT_DELIVERY: 's3' }
         : { SEGMENT_DELIVERY: 'nginx', SIGNING_KEY, TRUST_PROXY: '1' },

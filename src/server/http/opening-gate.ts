@@ -23,12 +23,17 @@ function closedToStudents(now: Date, rule: OpeningRule): HttpError | undefined {
   });
 }
 
+/** The 503 `user` gets at `now` when they are a student outside opening hours, or undefined. */
+export function closedTo(user: { role: Role }, now: Date, rule: OpeningRule): HttpError | undefined {
+  return user.role === 'student' ? closedToStudents(now, rule) : undefined;
+}
+
 /**
  * The check of the routes a student shares with admins (`viewer`: captions, playback sessions,
  * playlists, keys, posters), outside the student API's gate: their handlers know the role.
  */
 export function requireOpenTo(user: { role: Role }, now: Date, rule: OpeningRule): void {
-  const closed = user.role === 'student' ? closedToStudents(now, rule) : undefined;
+  const closed = closedTo(user, now, rule);
   if (closed) throw closed;
 }
 

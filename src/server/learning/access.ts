@@ -5,6 +5,7 @@ import type { AppContext } from '../context';
 import { isUuid } from '../db/ids';
 import { badRequest, forbidden, notFound } from '../errors';
 import { requireOpenTo } from '../http/opening-gate';
+import { requireOpenOrRunningClass } from '../live/opening';
 import { courseAccessOf, requireWatch as requirePlayback } from '../videos/access';
 
 export interface Viewer {
@@ -20,10 +21,13 @@ export async function requireWatch(ctx: AppContext, user: Viewer, videoId: strin
   return (await requireWatchedVideo(ctx, user, videoId)).durationSeconds;
 }
 
-/** `requireWatch`, answering the video's row (its store, for a question's frame). */
+/**
+ * `requireWatch`, answering the video's row (its store, for a question's frame). A live class under
+ * way past closing stays open (its questions and notes too, as its playlists: live/opening.ts).
+ */
 export async function requireWatchedVideo(ctx: AppContext, user: Viewer, videoId: string) {
+  await requireOpenOrRunningClass(ctx, user, videoId);
   const now = ctx.clock.now();
-  requireOpenTo(user, now, ctx.config);
   if (!isUuid(videoId)) throw notFound(mediaMessages.videoNotFound);
   return requirePlayback(ctx, user, videoId, now);
 }

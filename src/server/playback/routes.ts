@@ -5,7 +5,7 @@ import type { RouteOptions } from '../http/route-options';
 import { isUuid } from '../db/ids';
 import { badRequest, notFound, tooManyRequests } from '../errors';
 import { registerRoutes } from '../http/route-table';
-import { requireOpenTo } from '../http/opening-gate';
+import { requireOpenOrRunningClass } from '../live/opening';
 import { requireWatch } from '../videos/access';
 import { startPlaybackSession, traceCode } from './sessions';
 
@@ -25,7 +25,7 @@ export const playbackRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ct
 
   registerRoutes(app, auth, {
     'POST /api/playback': async ({ session: { user }, body, request }) => {
-      requireOpenTo(user, ctx.clock.now(), ctx.config);
+      await requireOpenOrRunningClass(ctx, user, body.videoId);
       await limit(`playback:${user.id}`, PLAYBACKS_PER_USER, PLAYBACK_WINDOW_MS, traceMessages.tooMany);
       if (!isUuid(body.videoId)) throw notFound(mediaMessages.videoNotFound);
       const now = ctx.clock.now();

@@ -5,6 +5,7 @@ import type { RouteOptions } from '../http/route-options';
 import { registerRoutes } from '../http/route-table';
 import { recordPlaybackHealth } from '../metrics/playback-health';
 import { saveProgress } from './save-progress';
+import { requireOpenOrRunningClass } from '../live/opening';
 
 /** Health reports a student's players may add per minute: a player sends one every few saves at most. */
 const HEALTH_REPORTS_PER_MINUTE = 20;
@@ -44,6 +45,8 @@ export const progressRoutes: FastifyPluginAsync<RouteOptions & { gate?: Progress
 ) => {
   registerRoutes(app, auth, {
     'POST /api/progress': async ({ session: { user }, body: sent, request }) => {
+      // The student API's opening gate, here: a live class under way is watched (and saved) to its end.
+      await requireOpenOrRunningClass(ctx, user, sent.videoId);
       const now = ctx.clock.now();
       const ticket = await gate?.(user, sent.videoId);
       const body = ticket?.limit != null ? clipSave(sent, ticket.limit) : sent;

@@ -105,11 +105,15 @@ export function useQuestionActions(videoId: string) {
   };
 }
 
-/** GET /api/admin/questions: the staff queue. */
+/** How often the staff queue asks again: questions of a live class arrive while staff watch it. */
+export const QUESTION_QUEUE_POLL_MS = 10_000;
+
+/** GET /api/admin/questions: the staff queue, asked again every 10 s while it is on screen. */
 export function useQuestionQueue(status: QuestionStatus | 'all') {
   return useQuery({
     queryKey: learningKeys.queue(status),
     queryFn: calling('GET /api/admin/questions', { query: { status } }, (r) => r.questions),
+    refetchInterval: QUESTION_QUEUE_POLL_MS,
   });
 }
 

@@ -1,6 +1,7 @@
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fakeServer, renderRoute } from '../test-utils';
+import { holdLiveWatch } from '../player/live-watch';
 import { TimeGate } from './TimeGate';
 
 const page = (
@@ -46,5 +47,16 @@ describe('TimeGate', () => {
     fakeServer({ 'GET /api/time': () => ({ status: 500, body: { message: 'boom' } }) });
     renderRoute(page);
     expect(await screen.findByText('We are closed right now', {}, { timeout: 5000 })).toBeInTheDocument();
+  });
+});
+
+describe('TimeGate and a live class', () => {
+  it('keeps a page playing a live class at closing time, and closes once its stream ends', async () => {
+    fakeServer({ 'GET /api/time': serverTime({ hour: 22, open: false }) });
+    const release = holdLiveWatch();
+    renderRoute(page);
+    expect(await screen.findByText('the login page')).toBeInTheDocument();
+    act(() => release());
+    expect(await screen.findByText('We are closed right now')).toBeInTheDocument();
   });
 });

@@ -1,5 +1,6 @@
-import { screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { QUESTION_QUEUE_POLL_MS } from '../api/learning';
 import QuestionQueuePage from '../admin/questions/QuestionQueuePage';
 import { fakeServer, renderRoute, testQuestion } from '../test-utils';
 import MyNotesPage from './MyNotesPage';
@@ -43,4 +44,28 @@ describe('the learning pages while their list loads, fails, is empty or has item
     renderRoute(<QuestionQueuePage />);
     expect(await screen.findByText('Why the loop?')).toBeInTheDocument();
   });
+
+  it('the question queue: a question asked while it is on screen (a live class) shows without a reload', async () => {
+    vi.useFakeTimers({
+      toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'],
+      shouldAdvanceTime: true,
+    });
+    let questions: unknown[] = [];
+    fakeServer({ 'GET /api/admin/questions': () => ({ body: { questions } }) });
+    renderRoute(<QuestionQueuePage />);
+    expect(await screen.findByText('No questions here.')).toBeInTheDocument();
+    questions = [
+      {
+        ...testQuestion({ _id: 'q2', videoId: 'v2', t: 754, title: 'Asked during the class' }),
+        videoTitle: 'Closures, live',
+        courseId: COURSE,
+        courseName: 'Web 101',
+      },
+    ];
+    await act(() => vi.advanceTimersByTimeAsync(QUESTION_QUEUE_POLL_MS));
+    expect(await screen.findByText('Asked during the class')).toBeInTheDocument();
+    expect(screen.getByText(/Closures, live at 12:34/)).toBeInTheDocument();
+  });
 });
+
+afterEach(() => vi.useRealTimers());

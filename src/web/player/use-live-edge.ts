@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState, type RefObject } from 'react';
+import { holdLiveWatch } from './live-watch';
 import { seekTo } from './media-actions';
 
 /** Further behind the live edge than this, the player offers "Back to live". */
@@ -24,6 +25,9 @@ export function useLiveEdge(videoRef: RefObject<HTMLVideoElement | null>): LiveE
   const [edge, setEdge] = useState<{ at: () => number } | null>(null);
   const [behind, setBehind] = useState(false);
   const onLive = useCallback((at: (() => number) | null) => setEdge(at ? { at } : null), []);
+
+  // A live stream keeps the page past closing time (TimeGate) while it plays here.
+  useEffect(() => (edge ? holdLiveWatch() : undefined), [edge]);
 
   useEffect(() => {
     if (!edge) {

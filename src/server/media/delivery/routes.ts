@@ -7,7 +7,7 @@ import type { AppContext } from '../../context';
 import { conflict, forbidden, HttpError, notFound, tooManyRequests, unavailable } from '../../errors';
 import { registerRoutes } from '../../http/route-table';
 import { readToken, type Auth } from '../../http/auth';
-import { requireOpenTo } from '../../http/opening-gate';
+import { requireOpenOrRunningClass } from '../../live/opening';
 import { requireWatch, type PlaybackVideo } from '../../videos/access';
 import { PLAYLIST, SEGMENT_PATTERN } from '../packaging/hls';
 import { segmentKey } from '../packaging/segment-keys';
@@ -88,11 +88,12 @@ export function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): void {
   }
 
   /**
-   * The full check of every playlist, key and poster request: opening hours for students (503), the
-   * id (404), then access (videos/access.ts); the video's row comes back from that one read.
+   * The full check of every playlist, key and poster request: opening hours for students (503; a
+   * live class under way stays open to its end), the id (404), then access (videos/access.ts); the
+   * video's row comes back from that one read.
    */
   async function requirePlayback(user: SessionUser, videoId: string): Promise<PlaybackVideo> {
-    requireOpenTo(user, ctx.clock.now(), ctx.config);
+    await requireOpenOrRunningClass(ctx, user, videoId);
     if (!UUID_PATTERN.test(videoId)) throw notFound(mediaMessages.videoNotFound);
     return requireWatch(ctx, user, videoId);
   }

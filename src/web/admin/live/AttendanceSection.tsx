@@ -40,7 +40,20 @@ export function AttendanceSection({ live }: { live: AdminLiveClass }) {
                 </Text>
                 <DownloadCsv href={attendanceCsvUrl(live._id)} />
               </Group>
-              <DataTable minWidth={560} columns={['Student', 'Joined live', 'Watched live', 'Recording']}>
+              {/* On a phone the minutes go under the student: four columns do not fit 390 px. */}
+              <DataTable
+                minWidth={300}
+                columns={[
+                  'Student',
+                  'Joined live',
+                  <Table.Th key="live" visibleFrom="sm">
+                    Watched live
+                  </Table.Th>,
+                  <Table.Th key="recording" visibleFrom="sm">
+                    Recording
+                  </Table.Th>,
+                ]}
+              >
                 {report.students.map((s) => (
                   <Table.Tr key={s.studentId} data-testid="attendance-row">
                     <Table.Td>
@@ -50,14 +63,17 @@ export function AttendanceSection({ live }: { live: AdminLiveClass }) {
                       <Text size="xs" c="dimmed">
                         {s.rollno ?? s.username}
                       </Text>
+                      <Text size="xs" hiddenFrom="sm">
+                        Watched live {minutes(s.liveMinutes)} · recording {minutes(s.recordingMinutes)}
+                      </Text>
                     </Table.Td>
                     <Table.Td>
                       <Text size="sm">{s.joinedAt ? formatDateTime(s.joinedAt) : 'No'}</Text>
                     </Table.Td>
-                    <Table.Td>
+                    <Table.Td visibleFrom="sm">
                       <Text size="sm">{minutes(s.liveMinutes)}</Text>
                     </Table.Td>
-                    <Table.Td>
+                    <Table.Td visibleFrom="sm">
                       <Text size="sm">{minutes(s.recordingMinutes)}</Text>
                     </Table.Td>
                   </Table.Tr>

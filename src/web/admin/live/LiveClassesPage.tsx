@@ -134,7 +134,21 @@ function ClassGroup({
           {group.empty}
         </Text>
       ) : (
-        <DataTable minWidth={640} columns={['Class', 'When', 'Status', '']}>
+        // On a phone the time goes under the title and the status is the section's: the row keeps
+        // its actions in view instead of scrolling them sideways.
+        <DataTable
+          minWidth={300}
+          columns={[
+            'Class',
+            <Table.Th key="when" visibleFrom="sm">
+              When
+            </Table.Th>,
+            <Table.Th key="status" visibleFrom="sm">
+              Status
+            </Table.Th>,
+            '',
+          ]}
+        >
           {rows.map((c) => (
             <Table.Tr key={c._id} data-testid="live-class-row">
               <Table.Td>
@@ -144,11 +158,14 @@ function ClassGroup({
                 <Text size="xs" c="dimmed">
                   {courseName(c.courseId)}
                 </Text>
+                <Text size="xs" hiddenFrom="sm">
+                  {classWhen(c, formatDateTime)}
+                </Text>
               </Table.Td>
-              <Table.Td>
+              <Table.Td visibleFrom="sm">
                 <Text size="sm">{classWhen(c, formatDateTime)}</Text>
               </Table.Td>
-              <Table.Td>
+              <Table.Td visibleFrom="sm">
                 <StatusBadge status={c.status} />
               </Table.Td>
               <Table.Td>
