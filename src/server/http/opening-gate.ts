@@ -1,9 +1,12 @@
-import type { Role } from '../db/schema';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { Db } from '../db/client';
+import { isUuid } from '../db/ids';
+import { liveClasses, type Role } from '../db/schema';
 import type { Config } from '../config';
 import type { AppContext } from '../context';
 import { unavailable, type HttpError } from '../errors';
-import { closedMessage, openingState } from '../../contract/opening-hours';
+import { closedMessage, openingState, type OpenHours } from '../../contract/opening-hours';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -44,4 +47,53 @@ export function installOpeningGate(scope: FastifyInstance, ctx: AppContext): voi
     const closed = closedToStudents(ctx.clock.now(), ctx.config);
     if (closed) throw closed;
   });
+}
+
+const MINUTE_MS = 60_000;
+
+/** When a live class's time is up. */
+export const classEnd = (row: { startsAt: Date; minutes: number }) =>
+  new Date(row.startsAt.getTime() + row.minutes * MINUTE_MS);
+
+/**
+ * Whether `videoId` is the lecture of a class running now that started within the opening hours:
+ * its playlists and keys stay open to its students past closing, to the class's end (issue 38).
+ * Part of the opening gate, below the routes that serve a video (delivery, playback, progress,
+ * questions) and the live domain that runs classes, so that each of them can ask it.
+ */
+export async function runningClassLecture(
+  db: Db,
+  videoId: string,
+  now: Date,
+  hours: OpenHours,
+  timeZone: string,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ startsAt: liveClasses.startsAt, minutes: liveClasses.minutes })
+    .from(liveClasses)
+    .where(and(eq(liveClasses.videoId, videoId), eq(liveClasses.status, 'live')))
+    .limit(1);
+  if (!row || row.startsAt > now || classEnd(row) <= now) return false;
+  return hours === 'always' || openingState(row.startsAt, hours, timeZone).open;
+}
+
+/**
+ * Opening hours for a student's playback of `videoId` (playlists, keys, the playback session): a 503
+ * outside them, except for the lecture of a class under way that started within them, which stays
+ * watchable to its end (issue 38, docs/LIVE.md). The class is looked up only once the gate is closed.
+ */
+export async function requireOpenOrRunningClass(
+  ctx: Pick<AppContext, 'db' | 'clock' | 'config'>,
+  user: { role: Role },
+  videoId: string,
+): Promise<void> {
+  const now = ctx.clock.now();
+  const closed = closedTo(user, now, ctx.config);
+  if (!closed) return;
+  if (
+    isUuid(videoId) &&
+    (await runningClassLecture(ctx.db, videoId, now, ctx.config.openHours, ctx.config.openTimeZone))
+  )
+    return;
+  throw closed;
 }

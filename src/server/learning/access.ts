@@ -4,8 +4,7 @@ import { learningMessages } from '../../contract/learning';
 import type { AppContext } from '../context';
 import { isUuid } from '../db/ids';
 import { badRequest, forbidden, notFound } from '../errors';
-import { requireOpenTo } from '../http/opening-gate';
-import { requireOpenOrRunningClass } from '../live/opening';
+import { requireOpenOrRunningClass, requireOpenTo } from '../http/opening-gate';
 import { courseAccessOf, requireWatch as requirePlayback } from '../videos/access';
 
 export interface Viewer {
@@ -23,7 +22,7 @@ export async function requireWatch(ctx: AppContext, user: Viewer, videoId: strin
 
 /**
  * `requireWatch`, answering the video's row (its store, for a question's frame). A live class under
- * way past closing stays open (its questions and notes too, as its playlists: live/opening.ts).
+ * way past closing stays open (its questions and notes too, as its playlists: http/opening-gate.ts).
  */
 export async function requireWatchedVideo(ctx: AppContext, user: Viewer, videoId: string) {
   await requireOpenOrRunningClass(ctx, user, videoId);

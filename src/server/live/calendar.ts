@@ -1,5 +1,5 @@
 import type { LiveClassRow } from './presenter';
-import { classEnd } from './classes';
+import { classEnd } from '../http/opening-gate';
 
 /**
  * A class as an iCalendar event (RFC 5545): one UID per class, so a calendar that imported it

@@ -25,30 +25,6 @@ export async function requireLiveClass(db: Db, classId: string): Promise<LiveCla
   return row;
 }
 
-/** When the class's time is up. */
-export const classEnd = (row: Pick<LiveClassRow, 'startsAt' | 'minutes'>) =>
-  new Date(row.startsAt.getTime() + row.minutes * MINUTE_MS);
-
-/**
- * Whether `videoId` is the lecture of a class running now that started within the opening hours:
- * its playlists and keys stay open to its students past closing, to the class's end (issue 38).
- */
-export async function runningClassLecture(
-  db: Db,
-  videoId: string,
-  now: Date,
-  hours: OpenHours,
-  timeZone: string,
-): Promise<boolean> {
-  const [row] = await db
-    .select({ startsAt: liveClasses.startsAt, minutes: liveClasses.minutes })
-    .from(liveClasses)
-    .where(and(eq(liveClasses.videoId, videoId), eq(liveClasses.status, 'live')))
-    .limit(1);
-  if (!row || row.startsAt > now || classEnd(row) <= now) return false;
-  return hours === 'always' || openingState(row.startsAt, hours, timeZone).open;
-}
-
 const pad = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
 
 /**

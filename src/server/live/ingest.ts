@@ -8,7 +8,7 @@ import { inputArgs, type MediaTools } from '../storage/ffmpeg';
 import { describeSegment, INFO_FILE, PLAYLIST, type RenditionInfo } from '../media/packaging/hls';
 import { keyUriOf, periodAt, videoKeysFor, type KeysFor } from '../media/packaging/segment-keys';
 import { mediaKeys, readText, renditionName, type MediaStore } from '../storage';
-import { classEnd } from './classes';
+import { classEnd } from '../http/opening-gate';
 import { IngestLeases, LIVE_LEASE_MS } from './lease';
 import { reportIngest, type IngestFigures } from './live-metrics';
 import type { LiveClassRow } from './presenter';

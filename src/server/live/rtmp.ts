@@ -8,7 +8,7 @@ import { liveClasses, liveIngests } from '../db/schema';
 import { forbidden, tooManyRequests } from '../errors';
 import type { RouteOptions } from '../http/route-options';
 import { registerRoutes } from '../http/route-table';
-import { classEnd } from './classes';
+import { classEnd } from '../http/opening-gate';
 import { dueAt } from './ingest';
 import type { LiveClassRow } from './presenter';
 import { openStreamKey } from './stream-keys';

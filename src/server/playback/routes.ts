@@ -5,7 +5,7 @@ import type { RouteOptions } from '../http/route-options';
 import { isUuid } from '../db/ids';
 import { badRequest, notFound, tooManyRequests } from '../errors';
 import { registerRoutes } from '../http/route-table';
-import { requireOpenOrRunningClass } from '../live/opening';
+import { requireOpenOrRunningClass } from '../http/opening-gate';
 import { requireWatch } from '../videos/access';
 import { startPlaybackSession, traceCode } from './sessions';
 

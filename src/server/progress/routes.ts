@@ -5,7 +5,7 @@ import type { RouteOptions } from '../http/route-options';
 import { registerRoutes } from '../http/route-table';
 import { recordPlaybackHealth } from '../metrics/playback-health';
 import { saveProgress } from './save-progress';
-import { requireOpenOrRunningClass } from '../live/opening';
+import { requireOpenOrRunningClass } from '../http/opening-gate';
 
 /** Health reports a student's players may add per minute: a player sends one every few saves at most. */
 const HEALTH_REPORTS_PER_MINUTE = 20;

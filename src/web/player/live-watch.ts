@@ -3,7 +3,7 @@ import { useSyncExternalStore } from 'react';
 /**
  * Whether a player on the page is playing a live stream (a class under way). The opening-hours gate
  * keeps such a page at closing time: the server keeps a class's playlists and keys open to its end
- * (live/opening.ts), so the viewer watches it to its end instead of being sent to the maintenance
+ * (server/http/opening-gate.ts), so the viewer watches it to its end instead of being sent to the maintenance
  * screen; once the stream has its end, the gate closes as usual.
  */
 let holders = 0;

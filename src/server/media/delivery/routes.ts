@@ -7,7 +7,7 @@ import type { AppContext } from '../../context';
 import { conflict, forbidden, HttpError, notFound, tooManyRequests, unavailable } from '../../errors';
 import { registerRoutes } from '../../http/route-table';
 import { readToken, type Auth } from '../../http/auth';
-import { requireOpenOrRunningClass } from '../../live/opening';
+import { requireOpenOrRunningClass } from '../../http/opening-gate';
 import { requireWatch, type PlaybackVideo } from '../../videos/access';
 import { PLAYLIST, SEGMENT_PATTERN } from '../packaging/hls';
 import { segmentKey } from '../packaging/segment-keys';
