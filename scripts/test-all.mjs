@@ -2,7 +2,7 @@
 // turn; every stage's seconds go to test-results/timings.json (scripts/test-timings.mjs).
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { readTimings, recordStage } from './test-timings.mjs';
+import { cpuMark, readTimings, recordStage } from './test-timings.mjs';
 
 /**
  * `npm run NAME`. `quiet`: its output kept until it ends, so that short side-by-side checks do not
@@ -34,8 +34,9 @@ function run(name, { quiet = false, prefix = '' } = {}) {
 
 async function stage(name, work) {
   const started = Date.now();
+  const cpu = cpuMark();
   const ok = await work();
-  recordStage(name, (Date.now() - started) / 1000);
+  recordStage(name, (Date.now() - started) / 1000, cpu);
   if (!ok) {
     console.error(`\nnpm test: ${name} failed`);
     process.exit(1);
@@ -61,10 +62,12 @@ await stage('static checks + build', async () => {
 });
 
 const vitestStarted = Date.now();
+const vitestCpu = cpuMark();
 const vitest = await run('test:vitest');
 // The reporter recorded the files that run alone as "vitest serial"; the rest ran two at a time.
+// The CPU figures of the whole vitest run go on this row.
 const serial = readTimings().stages.find((s) => s.name === 'vitest serial')?.seconds ?? 0;
-recordStage('vitest parallel', (Date.now() - vitestStarted) / 1000 - serial);
+recordStage('vitest parallel', (Date.now() - vitestStarted) / 1000 - serial, vitestCpu);
 if (!vitest.ok) {
   console.error('\nnpm test: vitest failed');
   process.exit(1);

@@ -1,6 +1,9 @@
 // Where a test run's time went: stages (`.ci/run`, `npm test`) and test files (vitest, Playwright, the
 // engine journeys) write here, and `report` prints the table docs/TESTING.md compares against.
-//   node scripts/test-timings.mjs stage NAME SECONDS   records a stage measured by a shell
+//   node scripts/test-timings.mjs mark PID             prints a CPU mark of PID (a shell's $$) for `stage`
+//   node scripts/test-timings.mjs stage NAME SECONDS [PID MARK]
+//                                                      records a stage measured by a shell (with the CPU
+//                                                      PID's finished children used since MARK)
 //   node scripts/test-timings.mjs report               prints stages, counts per tier, slowest files
 //   node scripts/test-timings.mjs reset                starts a new run's record
 //   node scripts/test-timings.mjs save                 keeps the vitest files' times in test/file-times.json,
@@ -13,7 +16,8 @@ const FILE = path.join(FOLDER, 'timings.json');
 
 /** @typedef {{ passed: number, failed: number, skipped: number }} Counts */
 /** @typedef {{ tier: string, file: string, seconds: number, tests: Counts }} FileTiming */
-/** @typedef {{ name: string, seconds: number }} StageTiming */
+/** @typedef {{ name: string, seconds: number, cpu?: number, busy?: number }} StageTiming */
+/** @typedef {{ children: number, busy: number, total: number }} CpuMark */
 /** @typedef {{ stages: StageTiming[], files: FileTiming[] }} Timings */
 
 /** @returns {Timings} */
@@ -49,10 +53,39 @@ function update(/** @type {(t: Timings) => void} */ change) {
   }
 }
 
-export function recordStage(/** @type {string} */ name, /** @type {number} */ seconds) {
+/**
+ * Where the CPU went, to tell a stage that computes from one that waits: the CPU seconds of `pid`'s
+ * finished children and theirs (the kernel adds a child's time to its parent's when it is reaped:
+ * a tier's workers, servers, ffmpeg runs and browsers), and the whole machine's busy and total ticks
+ * (what ran outside those processes, such as a server's orphaned ffmpeg, or another job sharing it).
+ * @returns {CpuMark}
+ */
+export function cpuMark(pid = process.pid) {
+  const own = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = own.slice(own.lastIndexOf(')') + 2).split(' ');
+  const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const total = ticks.reduce((a, b) => a + b, 0);
+  // cutime and cstime (fields 16 and 17 of proc(5)), in USER_HZ ticks (100 a second on Linux)
+  return { children: (Number(fields[13]) + Number(fields[14])) / 100, busy: total - ticks[3] - ticks[4], total };
+}
+
+/** `since`: a cpuMark taken at the stage's start by the process that ran it (`pid`). */
+export function recordStage(
+  /** @type {string} */ name,
+  /** @type {number} */ seconds,
+  /** @type {CpuMark | undefined} */ since = undefined,
+  pid = process.pid,
+) {
+  /** @type {StageTiming} */
+  const stage = { name, seconds: Math.round(seconds) };
+  if (since) {
+    const now = cpuMark(pid);
+    stage.cpu = Math.round(now.children - since.children);
+    stage.busy = now.total > since.total ? Math.round((100 * (now.busy - since.busy)) / (now.total - since.total)) : 0;
+  }
   update((t) => {
     t.stages = t.stages.filter((s) => s.name !== name);
-    t.stages.push({ name, seconds: Math.round(seconds) });
+    t.stages.push(stage);
   });
 }
 
@@ -75,13 +108,19 @@ const num = (/** @type {number} */ n, /** @type {number} */ w) => String(n).padS
 
 export function report() {
   const { stages, files } = readTimings();
-  const lines = ['', 'Stages (seconds)'];
+  const lines = [
+    '',
+    'Stages: seconds; CPU seconds used by the stage (its processes); how busy the whole machine was (all cores)',
+  ];
   let total = 0;
-  for (const { name, seconds } of stages) {
-    lines.push(`  ${pad(name, 22)}${num(seconds, 6)}`);
-    total += seconds;
+  let cpu = 0;
+  for (const stage of stages) {
+    const own = stage.cpu === undefined ? '' : `${num(stage.cpu, 7)} CPU s  ${num(stage.busy ?? 0, 3)}% busy`;
+    lines.push(`  ${pad(stage.name, 22)}${num(stage.seconds, 6)}  ${own}`.trimEnd());
+    total += stage.seconds;
+    cpu += stage.cpu ?? 0;
   }
-  lines.push(`  ${pad('total', 22)}${num(total, 6)}`, '', 'Tests per tier (passed / failed / skipped)');
+  lines.push(`  ${pad('total', 22)}${num(total, 6)}  ${num(cpu, 7)} CPU s`, '', 'Tests per tier (passed / failed / skipped)');
   const tiers = [...new Set(files.map((f) => f.tier))];
   const sum = { passed: 0, failed: 0, skipped: 0 };
   for (const tier of tiers) {
@@ -115,13 +154,15 @@ function saveFileTimes() {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
-  const [command, name, seconds] = process.argv.slice(2);
-  if (command === 'stage' && name && seconds) recordStage(name, Number(seconds));
+  const [command, name, seconds, pid, mark] = process.argv.slice(2);
+  if (command === 'mark' && name) console.log(JSON.stringify(cpuMark(Number(name))));
+  else if (command === 'stage' && name && seconds)
+    recordStage(name, Number(seconds), mark ? JSON.parse(mark) : undefined, pid ? Number(pid) : undefined);
   else if (command === 'report') report();
   else if (command === 'reset') rmSync(FILE, { force: true });
   else if (command === 'save') saveFileTimes();
   else {
-    console.error('usage: test-timings.mjs stage NAME SECONDS | report | reset | save');
+    console.error('usage: test-timings.mjs mark PID | stage NAME SECONDS [PID MARK] | report | reset | save');
     process.exit(2);
   }
 }
