@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CourseAccessState } from './access-policy';
-import { CHECKPOINT_KINDS } from './checkpoints';
+import { CheckpointStats, StaffCheckpoint } from './checkpoints';
 import { AccessStateField } from './courses';
 import { studentNameFields } from './students';
 
@@ -199,34 +199,13 @@ const CourseRef = z.strictObject({
 });
 
 /**
- * One line of a checkpoint's answers' distribution: for a choice checkpoint a choice's text, the
- * attempts that picked it and whether it is a right one; for an output checkpoint one of the most
- * common outputs (normalised as the judge normalises), its attempts and whether it is accepted.
- */
-export const AnswerCount = z.strictObject({
-  answer: z.string(),
-  count: z.number().int(),
-  correct: z.boolean(),
-});
-export type AnswerCount = z.infer<typeof AnswerCount>;
-
-/**
- * A checkpoint on the retention chart (VideoAnalytics.checkpoints): reached (saved progress covers
- * its second), answered, passed, right at the first attempt, attempts in all, and the answers'
- * distribution (every choice in order, or the 5 most common outputs).
+ * A checkpoint on the retention chart (VideoAnalytics.checkpoints): its moment, kind, prompt and
+ * whether it is required, and how students fared there (CheckpointStats; the distribution has
+ * every choice in order, or the 5 most common outputs).
  */
 export const AnalyticsCheckpoint = z.strictObject({
-  _id: z.string(),
-  t: z.number(),
-  kind: z.enum(CHECKPOINT_KINDS),
-  prompt: z.string(),
-  required: z.boolean(),
-  reached: z.number().int(),
-  answered: z.number().int(),
-  passed: z.number().int(),
-  firstTryCorrect: z.number().int(),
-  attempts: z.number().int(),
-  distribution: z.array(AnswerCount),
+  ...StaffCheckpoint.pick({ _id: true, t: true, kind: true, prompt: true, required: true }).shape,
+  ...CheckpointStats.shape,
 });
 export type AnalyticsCheckpoint = z.infer<typeof AnalyticsCheckpoint>;
 

@@ -134,6 +134,18 @@ export type AttemptAnswer = z.output<typeof AttemptBody>['answer'];
 export const CheckpointIdParam = z.object({ checkpointId: z.string() });
 
 /**
+ * One line of a checkpoint's answers' distribution: for a choice checkpoint a choice's text, the
+ * attempts that picked it and whether it is a right one; for an output checkpoint one of the most
+ * common outputs (normalised as the judge normalises), its attempts and whether it is accepted.
+ */
+export const AnswerCount = z.strictObject({
+  answer: z.string(),
+  count: z.number().int(),
+  correct: z.boolean(),
+});
+export type AnswerCount = z.infer<typeof AnswerCount>;
+
+/**
  * How students fared at a checkpoint: reached (their saved progress covers its second), answered,
  * passed, right at the first attempt, attempts in all, and the answers given (the 10 most frequent).
  */
@@ -143,9 +155,7 @@ export const CheckpointStats = z.strictObject({
   passed: z.number().int(),
   firstTryCorrect: z.number().int(),
   attempts: z.number().int(),
-  distribution: z.array(
-    z.strictObject({ answer: z.string(), count: z.number().int(), correct: z.boolean() }),
-  ),
+  distribution: z.array(AnswerCount),
 });
 export type CheckpointStats = z.infer<typeof CheckpointStats>;
 
