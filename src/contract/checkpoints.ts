@@ -133,16 +133,15 @@ export type AttemptAnswer = z.output<typeof AttemptBody>['answer'];
 
 export const CheckpointIdParam = z.object({ checkpointId: z.string() });
 
+/** A number of students or of attempts. */
+const count = z.number().int();
+
 /**
  * One line of a checkpoint's answers' distribution: for a choice checkpoint a choice's text, the
  * attempts that picked it and whether it is a right one; for an output checkpoint one of the most
  * common outputs (normalised as the judge normalises), its attempts and whether it is accepted.
  */
-export const AnswerCount = z.strictObject({
-  answer: z.string(),
-  count: z.number().int(),
-  correct: z.boolean(),
-});
+export const AnswerCount = z.strictObject({ answer: z.string(), count, correct: z.boolean() });
 export type AnswerCount = z.infer<typeof AnswerCount>;
 
 /**
@@ -150,11 +149,11 @@ export type AnswerCount = z.infer<typeof AnswerCount>;
  * passed, right at the first attempt, attempts in all, and the answers given (the 10 most frequent).
  */
 export const CheckpointStats = z.strictObject({
-  reached: z.number().int(),
-  answered: z.number().int(),
-  passed: z.number().int(),
-  firstTryCorrect: z.number().int(),
-  attempts: z.number().int(),
+  reached: count,
+  answered: count,
+  passed: count,
+  firstTryCorrect: count,
+  attempts: count,
   distribution: z.array(AnswerCount),
 });
 export type CheckpointStats = z.infer<typeof CheckpointStats>;
