@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { COMPLETION_RATIO, FIRST_SAVE_MAX_WATCHED_SECONDS, WATCH_RATE_LIMIT } from '../src/contract/progress';
+import { COMPLETION_RATIO, saveLimits } from '../src/contract/progress';
 import type { Db } from '../src/server/db/client';
 import { videoProgress } from '../src/server/db/schema';
 import { checkWatch } from '../src/server/videos/access';
@@ -20,10 +20,10 @@ export async function legacySaveProgress(
   const claimed = Math.min(body.watched, duration);
   const position = duration > 0 ? Math.min(body.position, duration) : body.position;
   const completeAt = duration > 0 ? COMPLETION_RATIO * duration : Number.POSITIVE_INFINITY;
-  const firstWatched = Math.min(claimed, FIRST_SAVE_MAX_WATCHED_SECONDS);
+  const firstWatched = Math.min(claimed, saveLimits.firstWatchedSeconds);
   const at = now.toISOString();
   const elapsed = sql`greatest(0, extract(epoch from (${at}::timestamptz - ${videoProgress.updatedAt})))::float8`;
-  const grown = sql`least(${claimed}::float8, ${videoProgress.watchedSeconds}::float8 + ${WATCH_RATE_LIMIT}::float8 * ${elapsed})`;
+  const grown = sql`least(${claimed}::float8, ${videoProgress.watchedSeconds}::float8 + ${saveLimits.watchRate}::float8 * ${elapsed})`;
   const watched = sql`greatest(${videoProgress.watchedSeconds}::float8, ${grown})`;
   const completion = Number.isFinite(completeAt) ? sql`${completeAt}::float8` : sql`'Infinity'::float8`;
   await db.transaction(async (tx) => {

@@ -765,7 +765,7 @@ async function openEngine(engine: 'postgres' | 'pglite', hours: number) {
       const ask = async (q: string, courseId: string | undefined) => {
         // GET /api/search: who may watch what now, then the search within it.
         const now = ctx.clock.now();
-        const videoIds = await watchableVideoIds(ctx.db, school.studentId, now, ctx.config.openTimeZone);
+        const videoIds = await watchableVideoIds(ctx, school.studentId, now);
         return searchIndex(ctx.db, q, { videoIds, courseId });
       };
       for (const { q } of queries.slice(0, 10)) await ask(q, undefined); // warm-up

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CourseAccessState } from './access-policy';
-import { CHECKPOINT_KINDS } from './checkpoints';
+import { CheckpointStats, StaffCheckpoint } from './checkpoints';
 import { AccessStateField } from './courses';
 import { studentNameFields } from './students';
 
@@ -69,9 +69,16 @@ export interface RetentionBucket {
   plays: number;
 }
 
+/** A video as the analytics name it. */
+export interface AnalyticsVideoRef {
+  _id: string;
+  title: string;
+  durationSeconds: number;
+}
+
 /** GET /api/admin/analytics/videos/:videoId */
 export interface VideoAnalytics {
-  video: { _id: string; title: string; durationSeconds: number; course: AnalyticsCourseRef | null };
+  video: AnalyticsVideoRef & { course: AnalyticsCourseRef | null };
   bucketSeconds: number;
   /** Students with active course access and a grant of this video (the player's rule). */
   studentsWithAccess: number;
@@ -139,7 +146,7 @@ export interface GridStudent extends CourseProgressFigures {
 export interface CourseAnalytics {
   course: AnalyticsCourseRef;
   /** The course's ready videos, in course order. */
-  videos: { _id: string; title: string; durationSeconds: number }[];
+  videos: AnalyticsVideoRef[];
   /** Enrolled students, and how many of them are at risk. */
   totals: { students: number; atRisk: number };
   /** Students matching the filter (all pages). */
@@ -149,10 +156,7 @@ export interface CourseAnalytics {
   students: GridStudent[];
 }
 
-export interface StudentVideoActivity {
-  _id: string;
-  title: string;
-  durationSeconds: number;
+export interface StudentVideoActivity extends AnalyticsVideoRef {
   watchedSeconds: number;
   share: number;
   completed: boolean;
@@ -191,6 +195,7 @@ const courseProgressFigures = {
   watchSeconds: z.number(),
   lastActivity: instant,
 };
+const VideoRef = z.strictObject({ _id: z.string(), title: z.string(), durationSeconds: z.number() });
 const CourseRef = z.strictObject({
   _id: z.string(),
   name: z.string(),
@@ -199,44 +204,18 @@ const CourseRef = z.strictObject({
 });
 
 /**
- * One line of a checkpoint's answers' distribution: for a choice checkpoint a choice's text, the
- * attempts that picked it and whether it is a right one; for an output checkpoint one of the most
- * common outputs (normalised as the judge normalises), its attempts and whether it is accepted.
- */
-export const AnswerCount = z.strictObject({
-  answer: z.string(),
-  count: z.number().int(),
-  correct: z.boolean(),
-});
-export type AnswerCount = z.infer<typeof AnswerCount>;
-
-/**
- * A checkpoint on the retention chart (VideoAnalytics.checkpoints): reached (saved progress covers
- * its second), answered, passed, right at the first attempt, attempts in all, and the answers'
- * distribution (every choice in order, or the 5 most common outputs).
+ * A checkpoint on the retention chart (VideoAnalytics.checkpoints): its moment, kind, prompt and
+ * whether it is required, and how students fared there (CheckpointStats; the distribution has
+ * every choice in order, or the 5 most common outputs).
  */
 export const AnalyticsCheckpoint = z.strictObject({
-  _id: z.string(),
-  t: z.number(),
-  kind: z.enum(CHECKPOINT_KINDS),
-  prompt: z.string(),
-  required: z.boolean(),
-  reached: z.number().int(),
-  answered: z.number().int(),
-  passed: z.number().int(),
-  firstTryCorrect: z.number().int(),
-  attempts: z.number().int(),
-  distribution: z.array(AnswerCount),
+  ...StaffCheckpoint.pick({ _id: true, t: true, kind: true, prompt: true, required: true }).shape,
+  ...CheckpointStats.shape,
 });
 export type AnalyticsCheckpoint = z.infer<typeof AnalyticsCheckpoint>;
 
 export const VideoAnalyticsResponse = z.strictObject({
-  video: z.strictObject({
-    _id: z.string(),
-    title: z.string(),
-    durationSeconds: z.number(),
-    course: CourseRef.nullable(),
-  }),
+  video: VideoRef.extend({ course: CourseRef.nullable() }),
   bucketSeconds: z.number(),
   studentsWithAccess: z.number().int(),
   viewers: z.number().int(),
@@ -252,7 +231,7 @@ export const VideoAnalyticsResponse = z.strictObject({
 
 export const CourseAnalyticsResponse = z.strictObject({
   course: CourseRef,
-  videos: z.array(z.strictObject({ _id: z.string(), title: z.string(), durationSeconds: z.number() })),
+  videos: z.array(VideoRef),
   totals: z.strictObject({ students: z.number().int(), atRisk: z.number().int() }),
   total: z.number().int(),
   page: z.number().int(),
@@ -281,10 +260,7 @@ export const StudentAnalyticsResponse = z.strictObject({
       totalVideos: z.number().int(),
       ...courseProgressFigures,
       videos: z.array(
-        z.strictObject({
-          _id: z.string(),
-          title: z.string(),
-          durationSeconds: z.number(),
+        VideoRef.extend({
           watchedSeconds: z.number(),
           share,
           completed: z.boolean(),

@@ -32,16 +32,23 @@ export const RevokeBody = z.strictObject({
 /** A JSON-LD document as signed: its shape is the Open Badges 3.0 and VC 2.0 specifications'. */
 const Credential = z.record(z.string(), z.unknown());
 
-/** One of the student's own certificates (GET /api/certificates). */
-export const StudentCertificate = z.strictObject({
-  _id: z.string(),
+/** What every view of a certificate names: its serial, the course and batch, when it was issued, and whether it stands. */
+const certificateFields = {
   serial: z.string(),
   course: z.string(),
   batch: z.number().int(),
   issuedAt: IsoTime,
-  issuedOn: z.string(),
   status: Status,
   revokedReason: z.string().optional(),
+};
+/** The date as the PDF prints it (certificateDate in the school's time zone). */
+const issuedOn = z.string();
+
+/** One of the student's own certificates (GET /api/certificates). */
+export const StudentCertificate = z.strictObject({
+  _id: z.string(),
+  ...certificateFields,
+  issuedOn,
   verifyUrl: z.string(),
 });
 export type StudentCertificate = z.infer<typeof StudentCertificate>;
@@ -49,33 +56,22 @@ export const StudentCertificatesResponse = z.strictObject({ certificates: z.arra
 
 /** What the public verification page shows: every field the PDF prints, and the signed credential. */
 export const PublicCertificate = z.strictObject({
-  status: Status,
-  serial: z.string(),
+  ...certificateFields,
   name: z.string(),
   rollno: z.string(),
-  course: z.string(),
-  batch: z.number().int(),
-  issuedAt: IsoTime,
-  /** The date as the PDF prints it (certificateDate in the school's time zone). */
-  issuedOn: z.string(),
-  revokedReason: z.string().optional(),
+  issuedOn,
   credential: Credential,
 });
 export type PublicCertificate = z.infer<typeof PublicCertificate>;
 
 export const AdminCertificate = z.strictObject({
   _id: z.string(),
-  serial: z.string(),
+  ...certificateFields,
   studentId: z.string(),
   name: z.string(),
   rollno: z.string(),
   courseId: z.string(),
-  course: z.string(),
-  batch: z.number().int(),
-  issuedAt: IsoTime,
-  status: Status,
   revokedAt: IsoTime.optional(),
-  revokedReason: z.string().optional(),
 });
 export type AdminCertificate = z.infer<typeof AdminCertificate>;
 export const AdminCertificatesResponse = z.strictObject({ certificates: z.array(AdminCertificate) });

@@ -11,12 +11,17 @@ import { boundedText, Moment, momentMessages } from './fields';
 
 export const CHECKPOINT_KINDS = ['single', 'multiple', 'output'] as const;
 export type CheckpointKind = (typeof CHECKPOINT_KINDS)[number];
-export const PROMPT_MAX_CHARS = 5_000;
-export const CHOICE_MAX_CHARS = 500;
-export const MAX_CHOICES = 10;
-/** Accepted outputs of an "output" checkpoint, and the length of each (and of a student's answer). */
-export const MAX_ACCEPTED = 10;
-export const OUTPUT_MAX_CHARS = 5_000;
+/**
+ * A question's limits: its prompt's characters, its choices and each one's characters, and the
+ * accepted outputs of an "output" question and each one's characters (a student's answer's too).
+ */
+const limits = {
+  promptChars: 5_000,
+  choices: 10,
+  choiceChars: 500,
+  accepted: 10,
+  outputChars: 5_000,
+} as const;
 /** Checkpoints a lecture may hold. */
 export const MAX_CHECKPOINTS_PER_VIDEO = 50;
 /** Attempts per student a minute (fixed window): more are answered 429. */
@@ -27,13 +32,13 @@ export const REWATCH_SLACK_SECONDS = 2;
 export const checkpointMessages = {
   ...momentMessages,
   kindInvalid: 'kind must be single, multiple or output.',
-  promptInvalid: `A checkpoint needs a prompt (at most ${PROMPT_MAX_CHARS} characters).`,
-  choicesInvalid: `A choice question needs 2 to ${MAX_CHOICES} choices, each with text (at most ${CHOICE_MAX_CHARS} characters).`,
+  promptInvalid: `A checkpoint needs a prompt (at most ${limits.promptChars} characters).`,
+  choicesInvalid: `A choice question needs 2 to ${limits.choices} choices, each with text (at most ${limits.choiceChars} characters).`,
   choicesUnexpected: 'An output question has no choices.',
   answersInvalid:
     'answers must name the right choices (their numbers from 0) or, for an output question, the accepted outputs.',
   singleOneAnswer: 'A single choice question has exactly one right choice.',
-  outputAnswers: `An output question needs 1 to ${MAX_ACCEPTED} accepted outputs (at most ${OUTPUT_MAX_CHARS} characters each).`,
+  outputAnswers: `An output question needs 1 to ${limits.accepted} accepted outputs (at most ${limits.outputChars} characters each).`,
   rewindInvalid: 'rewindTo must be a moment before the checkpoint.',
   requiredInvalid: 'required must be true or false.',
   tooManyCheckpoints: `A lecture holds at most ${MAX_CHECKPOINTS_PER_VIDEO} checkpoints.`,
@@ -54,22 +59,22 @@ export const checkpointMessages = {
   wrongRewatch: 'Not quite. Watch that part again, then try once more.',
 } as const;
 
-const Prompt = boundedText(PROMPT_MAX_CHARS, checkpointMessages.promptInvalid);
+const Prompt = boundedText(limits.promptChars, checkpointMessages.promptInvalid);
 const Choices = z
-  .array(boundedText(CHOICE_MAX_CHARS, checkpointMessages.choicesInvalid), {
+  .array(boundedText(limits.choiceChars, checkpointMessages.choicesInvalid), {
     error: checkpointMessages.choicesInvalid,
   })
-  .max(MAX_CHOICES, checkpointMessages.choicesInvalid);
+  .max(limits.choices, checkpointMessages.choicesInvalid);
 /** Choice numbers (single, multiple) or accepted outputs (output). */
 const Answers = z
   .array(
-    z.union([z.number().int().min(0).max(MAX_CHOICES), z.string().max(OUTPUT_MAX_CHARS)], {
+    z.union([z.number().int().min(0).max(limits.choices), z.string().max(limits.outputChars)], {
       error: checkpointMessages.answersInvalid,
     }),
     { error: checkpointMessages.answersInvalid },
   )
   .min(1, checkpointMessages.answersInvalid)
-  .max(MAX_ACCEPTED, checkpointMessages.answersInvalid);
+  .max(limits.accepted, checkpointMessages.answersInvalid);
 
 const CheckpointFields = z.object({
   t: Moment,
@@ -117,9 +122,9 @@ export type CheckpointPatchBody = z.output<typeof CheckpointPatchBody>;
 export const AttemptBody = z.object({
   answer: z.union(
     [
-      z.number().int().min(0).max(MAX_CHOICES),
-      z.array(z.number().int().min(0).max(MAX_CHOICES)).max(MAX_CHOICES),
-      z.string().max(OUTPUT_MAX_CHARS),
+      z.number().int().min(0).max(limits.choices),
+      z.array(z.number().int().min(0).max(limits.choices)).max(limits.choices),
+      z.string().max(limits.outputChars),
     ],
     { error: checkpointMessages.answerShape },
   ),
@@ -128,19 +133,28 @@ export type AttemptAnswer = z.output<typeof AttemptBody>['answer'];
 
 export const CheckpointIdParam = z.object({ checkpointId: z.string() });
 
+/** A number of students or of attempts. */
+const count = z.number().int();
+
+/**
+ * One line of a checkpoint's answers' distribution: for a choice checkpoint a choice's text, the
+ * attempts that picked it and whether it is a right one; for an output checkpoint one of the most
+ * common outputs (normalised as the judge normalises), its attempts and whether it is accepted.
+ */
+export const AnswerCount = z.strictObject({ answer: z.string(), count, correct: z.boolean() });
+export type AnswerCount = z.infer<typeof AnswerCount>;
+
 /**
  * How students fared at a checkpoint: reached (their saved progress covers its second), answered,
  * passed, right at the first attempt, attempts in all, and the answers given (the 10 most frequent).
  */
 export const CheckpointStats = z.strictObject({
-  reached: z.number().int(),
-  answered: z.number().int(),
-  passed: z.number().int(),
-  firstTryCorrect: z.number().int(),
-  attempts: z.number().int(),
-  distribution: z.array(
-    z.strictObject({ answer: z.string(), count: z.number().int(), correct: z.boolean() }),
-  ),
+  reached: count,
+  answered: count,
+  passed: count,
+  firstTryCorrect: count,
+  attempts: count,
+  distribution: z.array(AnswerCount),
 });
 export type CheckpointStats = z.infer<typeof CheckpointStats>;
 

@@ -178,17 +178,22 @@ export const AccessListQuery = z.object({ courseId: EntityId('courseId').optiona
 /** A day as `YYYY-MM-DD`, as the API writes course dates. */
 const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
-/** A course as admins see it (SPEC.md section 3, "Course (admin)"). */
-export const AdminCourse = z.strictObject({
-  _id: z.string(),
+/** What admins and students alike see of a course (SPEC.md section 3). */
+const courseFields = {
   batch: z.number().int(),
-  coursecode: z.string(),
   name: z.string(),
   description: z.string(),
   /** Cacheable image URL, or null when none was uploaded. */
   thumbnail: z.string().nullable(),
   startdate: Day,
   enddate: Day,
+};
+
+/** A course as admins see it (SPEC.md section 3, "Course (admin)"). */
+export const AdminCourse = z.strictObject({
+  _id: z.string(),
+  coursecode: z.string(),
+  ...courseFields,
   totalvideos: z.number().int().min(0),
   /** Every enrolled student, whatever the state of their access. */
   totalstudents: z.number().int().min(0),
@@ -212,12 +217,7 @@ export const AccessStateField = z.enum([
 /** A course as a student sees it on the dashboard (SPEC.md section 3, "Course (student list)"). */
 export const StudentCourse = z.strictObject({
   courseId: z.string(),
-  name: z.string(),
-  description: z.string(),
-  thumbnail: z.string().nullable(),
-  batch: z.number().int(),
-  startdate: Day,
-  enddate: Day,
+  ...courseFields,
   ...accessFields,
   /** SPEC.md section 4, decided by the server's clock. */
   access: AccessStateField,

@@ -68,10 +68,11 @@ export const QueueQuery = z.object({
     .catch(undefined),
 });
 
+/** What a note and a question both are: something of the viewer's at a moment of a video. */
+const atMoment = { _id: z.string(), videoId: z.string(), t: z.number() };
+
 export const Note = z.strictObject({
-  _id: z.string(),
-  videoId: z.string(),
-  t: z.number(),
+  ...atMoment,
   text: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -103,9 +104,7 @@ export type Answer = z.infer<typeof Answer>;
 
 /** A question as a viewer of the video sees it: no asker's name, only whether it is the viewer's own. */
 export const Question = z.strictObject({
-  _id: z.string(),
-  videoId: z.string(),
-  t: z.number(),
+  ...atMoment,
   title: z.string(),
   text: z.string(),
   status: QuestionStatus,

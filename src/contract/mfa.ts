@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH } from './constants';
-import { IsoTime, NewPassword } from './auth';
+import { IsoTime, MessageResponse, NewPassword } from './auth';
 
 /**
  * A second-factor code as typed: six digits from the authenticator app, or a recovery code
@@ -52,20 +52,14 @@ export const EnrolmentResponse = z.strictObject({
 export type EnrolmentResponse = z.infer<typeof EnrolmentResponse>;
 
 /** Shown once: the recovery codes in clear (the server keeps only their HMACs). */
-export const RecoveryCodesResponse = z.strictObject({
-  message: z.string(),
-  recoveryCodes: z.array(z.string()),
-});
+export const RecoveryCodesResponse = MessageResponse.extend({ recoveryCodes: z.array(z.string()) });
 export type RecoveryCodesResponse = z.infer<typeof RecoveryCodesResponse>;
 
 /**
  * The app set up: as the first factor, with the recovery codes (shown once); beside passkeys, the
  * codes that came with them stay valid and none are given.
  */
-export const AppEnrolledResponse = z.strictObject({
-  message: z.string(),
-  recoveryCodes: z.array(z.string()).optional(),
-});
+export const AppEnrolledResponse = RecoveryCodesResponse.partial({ recoveryCodes: true });
 export type AppEnrolledResponse = z.infer<typeof AppEnrolledResponse>;
 
 export const MfaStatusResponse = z.strictObject({
@@ -170,11 +164,7 @@ export const PasskeyListResponse = z.strictObject({ passkeys: z.array(Passkey) }
 export type PasskeyListResponse = z.infer<typeof PasskeyListResponse>;
 
 /** A passkey added; set up as the first factor (the `enrol` step), also the recovery codes, shown once. */
-export const PasskeyAddedResponse = z.strictObject({
-  message: z.string(),
-  passkey: Passkey,
-  recoveryCodes: z.array(z.string()).optional(),
-});
+export const PasskeyAddedResponse = AppEnrolledResponse.extend({ passkey: Passkey });
 export type PasskeyAddedResponse = z.infer<typeof PasskeyAddedResponse>;
 
 export const PasskeyIdParam = z.object({ passkeyId: z.uuid('Unknown passkey.') });

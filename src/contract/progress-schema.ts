@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { PlaybackHealthReport } from './playback-health-schema';
 import {
-  MAX_RANGES_PER_SAVE,
-  MIN_PLAYBACK_RATE,
   progressMessages,
-  WATCH_RATE_LIMIT,
+  saveLimits,
   type CourseProgress as CourseProgressShape,
   type ProgressBody as ProgressBodyShape,
   type ProgressResponse as ProgressResponseShape,
@@ -29,7 +27,7 @@ const WatchRanges = z
   .array(z.tuple([rangeSecond, rangeSecond], { error: progressMessages.rangesInvalid }), {
     error: progressMessages.rangesInvalid,
   })
-  .max(MAX_RANGES_PER_SAVE, progressMessages.tooManyRanges)
+  .max(saveLimits.ranges, progressMessages.tooManyRanges)
   .refine(
     (ranges) => ranges.every(([start, end], i) => start < end && (i === 0 || start >= ranges[i - 1]![1])),
     progressMessages.rangesInvalid,
@@ -43,8 +41,8 @@ export const ProgressBody = z.object({
   ranges: WatchRanges.optional(),
   rate: z
     .number({ error: progressMessages.rateInvalid })
-    .min(MIN_PLAYBACK_RATE, progressMessages.rateInvalid)
-    .max(WATCH_RATE_LIMIT, progressMessages.rateInvalid)
+    .min(saveLimits.minRate, progressMessages.rateInvalid)
+    .max(saveLimits.watchRate, progressMessages.rateInvalid)
     .optional(),
   health: PlaybackHealthReport.optional(),
 }) satisfies z.ZodType<ProgressBodyShape>;

@@ -5,33 +5,33 @@ import type { PlaybackHealthReport } from './playback-health';
 export const COMPLETION_RATIO = 0.9;
 /** The player saves the position this often while playing (and on pause and leave). */
 export const PROGRESS_SAVE_INTERVAL_MS = 10_000;
-/**
- * `watched` may grow by at most this many seconds per second of wall time since the previous save
- * (the fastest playback speed), so a script cannot claim an hour of watching in one call.
- */
-export const WATCH_RATE_LIMIT = 2;
-/** The first save of a video may claim at most this much (two save intervals at the fastest speed, and some). */
-export const FIRST_SAVE_MAX_WATCHED_SECONDS = 30;
-
-/** Seconds of slack on top of WATCH_RATE_LIMIT x wall time for a save's `ranges` (timer jitter, a slow request). */
-export const WATCH_RANGES_SLACK_SECONDS = 3;
-
-/** At most this many played intervals in one save (a student seeking about for 10 s makes a handful). */
-export const MAX_RANGES_PER_SAVE = 64;
+/** What one save may claim (server/progress/save-progress.ts and the body's schema check each). */
+export const saveLimits = {
+  /**
+   * `watched` may grow by at most this many seconds per second of wall time since the previous save
+   * (the fastest playback speed), so a script cannot claim an hour of watching in one call.
+   */
+  watchRate: 2,
+  /** The first save of a video may claim at most this much (two save intervals at the fastest speed, and some). */
+  firstWatchedSeconds: 30,
+  /** Seconds of slack on top of watchRate x wall time for a save's `ranges` (timer jitter, a slow request). */
+  rangesSlackSeconds: 3,
+  /** At most this many played intervals in one save (a student seeking about for 10 s makes a handful). */
+  ranges: 64,
+  /** The slowest playback rate a save may report (the fastest: watchRate). */
+  minRate: 0.25,
+} as const;
 
 /** Analytics count viewers and plays per bucket of this many seconds of a video. */
 export const BUCKET_SECONDS = 5;
-
-/** The playback rates a save may report. */
-export const MIN_PLAYBACK_RATE = 0.25;
 
 /** A save's own errors; an unknown video or refused access answers with mediaMessages, as playback does. */
 export const progressMessages = {
   rangesInvalid:
     'ranges must be [start, end] pairs of seconds inside the video, in order and not overlapping.',
-  tooManyRanges: `A save may carry at most ${MAX_RANGES_PER_SAVE} ranges.`,
+  tooManyRanges: `A save may carry at most ${saveLimits.ranges} ranges.`,
   rangesTooLong: 'ranges claim more playing than the time since the previous save allows.',
-  rateInvalid: `rate must be a playback speed between ${MIN_PLAYBACK_RATE} and ${WATCH_RATE_LIMIT}.`,
+  rateInvalid: `rate must be a playback speed between ${saveLimits.minRate} and ${saveLimits.watchRate}.`,
 } as const;
 
 /** A student's progress in one video, as the server keeps it. */

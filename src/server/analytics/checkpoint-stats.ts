@@ -1,6 +1,6 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import type { AnalyticsCheckpoint, AnswerCount } from '../../contract/analytics';
-import { normaliseOutput, type CheckpointStats } from '../../contract/checkpoints';
+import type { AnalyticsCheckpoint } from '../../contract/analytics';
+import { normaliseOutput, type AnswerCount, type CheckpointStats } from '../../contract/checkpoints';
 import type { Db } from '../db/client';
 import { checkpoints } from '../db/schema';
 

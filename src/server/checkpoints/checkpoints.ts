@@ -114,6 +114,16 @@ export async function deleteCheckpoint(db: Db, checkpointId: string): Promise<vo
 const stateOf = (studentId: string) =>
   and(eq(checkpointStates.checkpointId, checkpoints.id), eq(checkpointStates.studentId, studentId));
 
+/** A video's checkpoints in order, each with this student's state of it (null: none yet). */
+function withStates(db: Db, videoId: string, studentId: string) {
+  return db
+    .select({ checkpoint: checkpoints, state: checkpointStates })
+    .from(checkpoints)
+    .leftJoin(checkpointStates, stateOf(studentId))
+    .where(eq(checkpoints.videoId, videoId))
+    .orderBy(asc(checkpoints.t), asc(checkpoints.createdAt));
+}
+
 /**
  * A video's checkpoints as a viewer sees them: prompt and choices, never the answers nor the
  * rewatch moment. Staff (`passedForAll`) preview and are never held: every one reads as passed.
@@ -124,28 +134,14 @@ export async function viewerCheckpoints(
   studentId: string,
   passedForAll: boolean,
 ): Promise<StudentCheckpoint[]> {
-  const rows = await db
-    .select({
-      id: checkpoints.id,
-      t: checkpoints.t,
-      kind: checkpoints.kind,
-      prompt: checkpoints.prompt,
-      choices: checkpoints.choices,
-      required: checkpoints.required,
-      passedAt: checkpointStates.passedAt,
-    })
-    .from(checkpoints)
-    .leftJoin(checkpointStates, stateOf(studentId))
-    .where(eq(checkpoints.videoId, videoId))
-    .orderBy(asc(checkpoints.t), asc(checkpoints.createdAt));
-  return rows.map((r) => ({
-    _id: r.id,
-    t: r.t,
-    kind: r.kind,
-    prompt: r.prompt,
-    choices: r.choices,
-    required: r.required,
-    passed: passedForAll || r.passedAt !== null,
+  return (await withStates(db, videoId, studentId)).map(({ checkpoint: c, state }) => ({
+    _id: c.id,
+    t: c.t,
+    kind: c.kind,
+    prompt: c.prompt,
+    choices: c.choices,
+    required: c.required,
+    passed: passedForAll || Boolean(state?.passedAt),
   }));
 }
 
@@ -161,28 +157,14 @@ export interface Standing {
 }
 
 export async function standingsOf(db: Db, studentId: string, videoId: string): Promise<Standing[]> {
-  const rows = await db
-    .select({
-      id: checkpoints.id,
-      t: checkpoints.t,
-      required: checkpoints.required,
-      passedAt: checkpointStates.passedAt,
-      rewatchFrom: checkpointStates.rewatchFrom,
-      rewatchTo: checkpointStates.rewatchTo,
-      rewatched: checkpointStates.rewatched,
-    })
-    .from(checkpoints)
-    .leftJoin(checkpointStates, stateOf(studentId))
-    .where(eq(checkpoints.videoId, videoId))
-    .orderBy(asc(checkpoints.t));
-  return rows.map((r) => ({
-    id: r.id,
-    t: r.t,
-    required: r.required,
-    passed: r.passedAt !== null,
-    rewatchFrom: r.rewatchFrom,
-    rewatchTo: r.rewatchTo,
-    rewatched: r.rewatched ?? [],
+  return (await withStates(db, videoId, studentId)).map(({ checkpoint: c, state }) => ({
+    id: c.id,
+    t: c.t,
+    required: c.required,
+    passed: Boolean(state?.passedAt),
+    rewatchFrom: state?.rewatchFrom ?? null,
+    rewatchTo: state?.rewatchTo ?? null,
+    rewatched: state?.rewatched ?? [],
   }));
 }
 

@@ -6,7 +6,7 @@ import { liveClasses, type Role } from '../db/schema';
 import type { Config } from '../config';
 import type { AppContext } from '../context';
 import { unavailable, type HttpError } from '../errors';
-import { closedMessage, openingState, type OpenHours } from '../../contract/opening-hours';
+import { closedMessage, openingState } from '../../contract/opening-hours';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -65,8 +65,7 @@ export async function runningClassLecture(
   db: Db,
   videoId: string,
   now: Date,
-  hours: OpenHours,
-  timeZone: string,
+  rule: Pick<OpeningRule, 'openHours' | 'openTimeZone'>,
 ): Promise<boolean> {
   const [row] = await db
     .select({ startsAt: liveClasses.startsAt, minutes: liveClasses.minutes })
@@ -74,7 +73,7 @@ export async function runningClassLecture(
     .where(and(eq(liveClasses.videoId, videoId), eq(liveClasses.status, 'live')))
     .limit(1);
   if (!row || row.startsAt > now || classEnd(row) <= now) return false;
-  return hours === 'always' || openingState(row.startsAt, hours, timeZone).open;
+  return rule.openHours === 'always' || openingState(row.startsAt, rule.openHours, rule.openTimeZone).open;
 }
 
 /**
@@ -90,10 +89,6 @@ export async function requireOpenOrRunningClass(
   const now = ctx.clock.now();
   const closed = closedTo(user, now, ctx.config);
   if (!closed) return;
-  if (
-    isUuid(videoId) &&
-    (await runningClassLecture(ctx.db, videoId, now, ctx.config.openHours, ctx.config.openTimeZone))
-  )
-    return;
+  if (isUuid(videoId) && (await runningClassLecture(ctx.db, videoId, now, ctx.config))) return;
   throw closed;
 }

@@ -1,14 +1,12 @@
 import { createWriteStream } from 'node:fs';
-import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
-import { videos } from '../db/schema';
 import { enqueueJob } from '../jobs/queue';
-import { isRetryLater, PermanentJobError, type JobHandler, type JobRunContext } from '../jobs/types';
+import { isRetryLater, PermanentJobError, type JobHandler } from '../jobs/types';
 import {
   audioPlanFor,
   ladderFor,
@@ -17,7 +15,8 @@ import {
   writePoster,
   writeRendition,
 } from '../media/packaging/hls';
-import { laterStamp, markRenditions } from '../media/packaging/mark-video';
+import { dropRenditionsBut, replaceRendition, type InPlaceWork } from '../media/packaging/in-place';
+import { markRenditions } from '../media/packaging/mark-video';
 import {
   assertStillWanted,
   clearScratch,
@@ -25,13 +24,12 @@ import {
   sourceFile,
   type PackagingDeps,
 } from '../media/packaging/package-job';
-import { queueRekeyCleanup } from '../media/packaging/rekey';
 import { renditionSegments } from '../media/packaging/rendition-reader';
 import { encryptRendition, videoKeysFor } from '../media/packaging/segment-keys';
 import { trackVideoWork, VideoWorkCancelled } from '../media/packaging/video-work';
 import { searchIndexHandler } from '../search/index-job';
 import { queueIndexing } from '../search/index-queue';
-import { inputArgs, type MediaTools, type ProbeResult } from '../storage/ffmpeg';
+import { inputArgs, type MediaTools } from '../storage/ffmpeg';
 import { mediaKeys, readText, renditionName, type MediaStore } from '../storage';
 import { RECORDING_ATTEMPTS, RECORDING_PRIORITY } from './job-types';
 
@@ -112,14 +110,7 @@ async function storeRecordingSource(
 async function replaceUnmarked(
   ctx: AppContext,
   tools: MediaTools,
-  input: {
-    videoId: string;
-    store: MediaStore;
-    source: string;
-    probe: ProbeResult;
-    run: JobRunContext;
-    signal: AbortSignal;
-  },
+  input: InPlaceWork,
   progress: (step: string) => void,
 ): Promise<number[]> {
   const { videoId, store, source, probe, run, signal } = input;
@@ -151,63 +142,14 @@ async function replaceUnmarked(
       }
       await writeFile(path.join(dir, PLAYLIST), lines.join('\n'));
       await assertStillWanted(ctx, run, signal);
-      for (const file of await readdir(dir))
-        if (file !== PLAYLIST)
-          await store.put(mediaKeys.videoFile(videoId, rendition, file), { file: path.join(dir, file) });
-      await store.put(mediaKeys.videoFile(videoId, rendition, PLAYLIST), { file: path.join(dir, PLAYLIST) });
-      const replaced = (current ?? '')
-        .split('\n')
-        .filter((l) => l && !l.startsWith('#'))
-        .map((file) => mediaKeys.videoFile(videoId, rendition, file));
-      const listed = await ctx.db.transaction(async (tx) => {
-        const now = ctx.clock.now();
-        const [row] = await tx
-          .select({ renditions: videos.renditions })
-          .from(videos)
-          .where(and(eq(videos.id, videoId), eq(videos.status, 'ready')))
-          .for('update')
-          .limit(1);
-        if (!row) return false;
-        const next = [...new Set([...row.renditions, height])].sort((a, b) => b - a);
-        await tx
-          .update(videos)
-          .set({ renditions: next, updatedAt: laterStamp(now) })
-          .where(eq(videos.id, videoId));
-        if (replaced.length) await queueRekeyCleanup(tx, videoId, replaced, now);
-        return true;
-      });
-      if (!listed) throw new VideoWorkCancelled('the video is gone');
+      if (!(await replaceRendition(ctx, store, { videoId, height, dir, current })))
+        throw new VideoWorkCancelled('the video is gone');
       run.log.info({ videoId, height }, 'live recording: rendition packaged in place');
     } finally {
       await clearScratch(ctx.media.scratch, name);
     }
   }
   return heights;
-}
-
-/**
- * A live rendition no packaged rung replaced (a height the ladder does not have) leaves the list
- * now and its files once no link to them works.
- */
-async function dropLeftovers(ctx: AppContext, store: MediaStore, videoId: string, kept: number[]) {
-  await ctx.db.transaction(async (tx) => {
-    const now = ctx.clock.now();
-    const [row] = await tx
-      .select({ renditions: videos.renditions })
-      .from(videos)
-      .where(eq(videos.id, videoId))
-      .for('update')
-      .limit(1);
-    const gone = (row?.renditions ?? []).filter((h) => !kept.includes(h));
-    if (!row || !gone.length) return;
-    await tx
-      .update(videos)
-      .set({ renditions: row.renditions.filter((h) => kept.includes(h)), updatedAt: laterStamp(now) })
-      .where(eq(videos.id, videoId));
-    const keys: string[] = [];
-    for (const h of gone) keys.push(...(await store.list(mediaKeys.rendition(videoId, h))).map((o) => o.key));
-    await queueRekeyCleanup(tx, videoId, keys, now);
-  });
 }
 
 /**
@@ -273,7 +215,7 @@ export function recordingHandler(ctx: AppContext, deps: PackagingDeps): JobHandl
           kept = (await packagingState(ctx, videoId))?.renditions ?? [];
         } else
           kept = await replaceUnmarked(ctx, tools, { videoId, store, source, probe, run, signal }, progress);
-        await dropLeftovers(ctx, store, videoId, kept);
+        await dropRenditionsBut(ctx, store, videoId, kept);
         progress('search index');
         // As an upload's index job would (search/index-job.ts), here so it reads the source before it goes.
         await searchIndexHandler(ctx, { tools })({ videoId }, run).catch((error: unknown) => {

@@ -4,10 +4,8 @@ import { videoAccess as watchRule } from '../../contract/access-policy';
 import { mediaMessages } from '../../contract/media';
 import {
   COMPLETION_RATIO,
-  FIRST_SAVE_MAX_WATCHED_SECONDS,
   progressMessages,
-  WATCH_RANGES_SLACK_SECONDS,
-  WATCH_RATE_LIMIT,
+  saveLimits,
   type ProgressBody,
   type VideoProgress,
   type WatchRange,
@@ -79,22 +77,22 @@ function checkRanges(ranges: readonly WatchRange[], state: ProgressState, now: D
   const total = ranges.reduce((sum, [start, end]) => sum + (end - start), 0);
   const allowed =
     state.updatedAt === null
-      ? FIRST_SAVE_MAX_WATCHED_SECONDS
-      : WATCH_RATE_LIMIT * Math.max(0, (now.getTime() - state.updatedAt.getTime()) / 1000) +
-        WATCH_RANGES_SLACK_SECONDS;
+      ? saveLimits.firstWatchedSeconds
+      : saveLimits.watchRate * Math.max(0, (now.getTime() - state.updatedAt.getTime()) / 1000) +
+        saveLimits.rangesSlackSeconds;
   if (total > allowed) throw badRequest(progressMessages.rangesTooLong);
 }
 
 /**
  * An old client's `watched` total: the stored claim only grows, never past the video's length,
- * and by at most WATCH_RATE_LIMIT x the wall time since the previous save (30 s on the first).
+ * and by at most saveLimits.watchRate x the wall time since the previous save (30 s on the first).
  */
 function grownClaim(state: ProgressState, watched: number, now: Date): number {
   const claimed = Math.min(watched, state.durationSeconds);
-  if (state.updatedAt === null) return Math.min(claimed, FIRST_SAVE_MAX_WATCHED_SECONDS);
+  if (state.updatedAt === null) return Math.min(claimed, saveLimits.firstWatchedSeconds);
   const elapsed = Math.max(0, (now.getTime() - state.updatedAt.getTime()) / 1000);
   const before = state.claimedSeconds ?? 0;
-  return Math.max(before, Math.min(claimed, before + WATCH_RATE_LIMIT * elapsed));
+  return Math.max(before, Math.min(claimed, before + saveLimits.watchRate * elapsed));
 }
 
 const NO_DELTA: Omit<WatchDelta, 'cells'> = {

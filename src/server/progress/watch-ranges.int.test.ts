@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_RANGES_PER_SAVE, progressMessages } from '../../contract/progress';
+import { progressMessages, saveLimits } from '../../contract/progress';
 import { testEngines } from '../../../test/support/databases';
 import { saveRanges, watchedCourse } from '../../../test/support/watch-fixtures';
 import { OPEN_TIME, TestServer } from '../../../test/support/test-server';
@@ -104,10 +104,7 @@ describe.each(testEngines())('watched ranges (%s)', (engine) => {
       ],
       [[[-1, 3]], progressMessages.rangesInvalid],
       [[[0, 'x']], progressMessages.rangesInvalid],
-      [
-        Array.from({ length: MAX_RANGES_PER_SAVE + 1 }, (_, i) => [i, i + 0.5]),
-        progressMessages.tooManyRanges,
-      ],
+      [Array.from({ length: saveLimits.ranges + 1 }, (_, i) => [i, i + 0.5]), progressMessages.tooManyRanges],
     ];
     for (const [ranges, message] of bad) {
       const res = await client.post('/api/progress', { videoId: id, position: 1, watched: 0, ranges });

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { videoAccess as videoRule } from '../../contract/access-policy';
-import type { Db } from '../db/client';
+import type { AppContext } from '../context';
 import { enrollments, videoAccess, videos } from '../db/schema';
 
 /**
@@ -9,12 +9,11 @@ import { enrollments, videoAccess, videos } from '../db/schema';
  * course and a grant of the video. Read at every search, so a revoke removes hits at once.
  */
 export async function watchableVideoIds(
-  db: Db,
+  ctx: Pick<AppContext, 'db' | 'config'>,
   studentId: string,
   now: Date,
-  timeZone: string,
 ): Promise<string[]> {
-  const rows = await db
+  const rows = await ctx.db
     .select({
       videoId: videos.id,
       accessRevoked: enrollments.accessRevoked,
@@ -34,7 +33,7 @@ export async function watchableVideoIds(
           { accessRevoked: row.accessRevoked, accessExpiration: row.accessExpiration },
           true,
           now,
-          timeZone,
+          ctx.config.openTimeZone,
         ) === 'allowed',
     )
     .map((row) => row.videoId);

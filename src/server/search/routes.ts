@@ -55,7 +55,7 @@ export const searchRoutes: FastifyPluginAsync<AccountRouteOptions> = async (app,
       await limit(user.id);
       // An unknown course is simply one without hits.
       if (query.courseId !== undefined && !isUuid(query.courseId)) return { hits: [] };
-      const videoIds = await watchableVideoIds(ctx.db, user.id, now, ctx.config.openTimeZone);
+      const videoIds = await watchableVideoIds(ctx, user.id, now);
       return { hits: await searchIndex(ctx.db, query.q, { videoIds, courseId: query.courseId }) };
     },
     'GET /api/videos/:videoId/screen-text': async ({ session: { user }, params, query }) => {

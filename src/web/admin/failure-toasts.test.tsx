@@ -84,7 +84,7 @@ describe("the admin's failure toasts are the catalogue's texts", () => {
     const reason = 'This course code is already used in this batch.';
     fakeServer({ 'POST /api/admin/course/update': () => ({ status: 409, body: { message: reason } }) });
     const user = userEvent.setup();
-    renderRoute(<EditCourseModal course={course} onClose={() => {}} />);
+    renderRoute(<EditCourseModal item={course} onClose={() => {}} />);
     const dialog = await screen.findByRole('dialog', { name: 'Edit course' });
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await toast(adminToasts.updateCourseFailed)).toBeInTheDocument();

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AttemptAnswer, CheckpointBody, CheckpointPatchBody } from '../../contract/checkpoints';
 import { call, calling } from './client';
+import { useRefreshing } from './refreshing';
 
 /** Query keys of checkpoints and completion. */
 export const checkpointKeys = {
@@ -57,23 +58,16 @@ export function useStaffCheckpoints(videoId: string) {
 
 /** Staff: placing, changing and deleting checkpoints; each refreshes the lecture's list. */
 export function useCheckpointActions(videoId: string) {
-  const client = useQueryClient();
-  const refresh = () => client.invalidateQueries({ queryKey: checkpointKeys.staff(videoId) });
+  const list = [checkpointKeys.staff(videoId)];
   return {
-    add: useMutation({
-      mutationFn: (body: CheckpointBody) =>
-        call('POST /api/admin/videos/:videoId/checkpoints', { params: { videoId }, body }),
-      onSuccess: refresh,
-    }),
-    edit: useMutation({
-      mutationFn: ({ checkpointId, ...body }: CheckpointPatchBody & { checkpointId: string }) =>
-        call('PATCH /api/admin/checkpoints/:checkpointId', { params: { checkpointId }, body }),
-      onSuccess: refresh,
-    }),
-    remove: useMutation({
-      mutationFn: (checkpointId: string) =>
-        call('DELETE /api/admin/checkpoints/:checkpointId', { params: { checkpointId } }),
-      onSuccess: refresh,
-    }),
+    add: useRefreshing(list, (body: CheckpointBody) =>
+      call('POST /api/admin/videos/:videoId/checkpoints', { params: { videoId }, body }),
+    ),
+    edit: useRefreshing(list, ({ checkpointId, ...body }: CheckpointPatchBody & { checkpointId: string }) =>
+      call('PATCH /api/admin/checkpoints/:checkpointId', { params: { checkpointId }, body }),
+    ),
+    remove: useRefreshing(list, (checkpointId: string) =>
+      call('DELETE /api/admin/checkpoints/:checkpointId', { params: { checkpointId } }),
+    ),
   };
 }

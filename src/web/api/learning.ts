@@ -1,6 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { QuestionStatus } from '../../contract/learning';
 import { call, calling } from './client';
+import { useRefreshing } from './refreshing';
 
 /** Query keys of notes and questions. */
 export const learningKeys = {
@@ -22,23 +23,17 @@ export function useNotes(videoId: string) {
 
 /** Adding, editing and deleting notes; each refreshes the video's list. */
 export function useNoteActions(videoId: string) {
-  const client = useQueryClient();
-  const refresh = () => client.invalidateQueries({ queryKey: learningKeys.notes(videoId) });
+  const list = [learningKeys.notes(videoId)];
   return {
-    add: useMutation({
-      mutationFn: (body: { t: number; text: string }) =>
-        call('POST /api/videos/:videoId/notes', { params: { videoId }, body }),
-      onSuccess: refresh,
-    }),
-    edit: useMutation({
-      mutationFn: ({ noteId, ...body }: { noteId: string; text?: string; t?: number }) =>
-        call('PATCH /api/notes/:noteId', { params: { noteId }, body }),
-      onSuccess: refresh,
-    }),
-    remove: useMutation({
-      mutationFn: (noteId: string) => call('DELETE /api/notes/:noteId', { params: { noteId } }),
-      onSuccess: refresh,
-    }),
+    add: useRefreshing(list, (body: { t: number; text: string }) =>
+      call('POST /api/videos/:videoId/notes', { params: { videoId }, body }),
+    ),
+    edit: useRefreshing(list, ({ noteId, ...body }: { noteId: string; text?: string; t?: number }) =>
+      call('PATCH /api/notes/:noteId', { params: { noteId }, body }),
+    ),
+    remove: useRefreshing(list, (noteId: string) =>
+      call('DELETE /api/notes/:noteId', { params: { noteId } }),
+    ),
   };
 }
 
@@ -74,34 +69,24 @@ export function useUnreadAnswers() {
   });
 }
 
+/** Accepting an answer, the asker's or staff's: the same call for both. */
+const acceptAnswer = ({ questionId, answerId }: { questionId: string; answerId: string }) =>
+  call('POST /api/questions/:questionId/accept', { params: { questionId }, body: { answerId } });
+
 /** Asking, "me too", reading and accepting answers on a video's questions. */
 export function useQuestionActions(videoId: string) {
-  const client = useQueryClient();
-  const refresh = () => {
-    void client.invalidateQueries({ queryKey: learningKeys.questions(videoId) });
-    void client.invalidateQueries({ queryKey: learningKeys.unread });
-  };
+  const lists = [learningKeys.questions(videoId), learningKeys.unread];
   return {
-    ask: useMutation({
-      mutationFn: (body: { t: number; title: string; text: string }) =>
-        call('POST /api/videos/:videoId/questions', { params: { videoId }, body }),
-      onSuccess: refresh,
-    }),
-    meToo: useMutation({
-      mutationFn: (questionId: string) =>
-        call('POST /api/questions/:questionId/me-too', { params: { questionId } }),
-      onSuccess: refresh,
-    }),
-    seen: useMutation({
-      mutationFn: (questionId: string) =>
-        call('POST /api/questions/:questionId/seen', { params: { questionId } }),
-      onSuccess: refresh,
-    }),
-    accept: useMutation({
-      mutationFn: ({ questionId, answerId }: { questionId: string; answerId: string }) =>
-        call('POST /api/questions/:questionId/accept', { params: { questionId }, body: { answerId } }),
-      onSuccess: refresh,
-    }),
+    ask: useRefreshing(lists, (body: { t: number; title: string; text: string }) =>
+      call('POST /api/videos/:videoId/questions', { params: { videoId }, body }),
+    ),
+    meToo: useRefreshing(lists, (questionId: string) =>
+      call('POST /api/questions/:questionId/me-too', { params: { questionId } }),
+    ),
+    seen: useRefreshing(lists, (questionId: string) =>
+      call('POST /api/questions/:questionId/seen', { params: { questionId } }),
+    ),
+    accept: useRefreshing(lists, acceptAnswer),
   };
 }
 
@@ -119,24 +104,15 @@ export function useQuestionQueue(status: QuestionStatus | 'all') {
 
 /** Staff actions on a question: answer, accept an answer, open, close or hide. */
 export function useStaffActions() {
-  const client = useQueryClient();
-  const refresh = () => client.invalidateQueries({ queryKey: ['learning'] });
+  const all = [['learning']];
   return {
-    answer: useMutation({
-      mutationFn: ({ questionId, text }: { questionId: string; text: string }) =>
-        call('POST /api/questions/:questionId/answers', { params: { questionId }, body: { text } }),
-      onSuccess: refresh,
-    }),
-    accept: useMutation({
-      mutationFn: ({ questionId, answerId }: { questionId: string; answerId: string }) =>
-        call('POST /api/questions/:questionId/accept', { params: { questionId }, body: { answerId } }),
-      onSuccess: refresh,
-    }),
-    status: useMutation({
-      mutationFn: ({ questionId, status }: { questionId: string; status: QuestionStatus }) =>
-        call('POST /api/admin/questions/:questionId/status', { params: { questionId }, body: { status } }),
-      onSuccess: refresh,
-    }),
+    answer: useRefreshing(all, ({ questionId, text }: { questionId: string; text: string }) =>
+      call('POST /api/questions/:questionId/answers', { params: { questionId }, body: { text } }),
+    ),
+    accept: useRefreshing(all, acceptAnswer),
+    status: useRefreshing(all, ({ questionId, status }: { questionId: string; status: QuestionStatus }) =>
+      call('POST /api/admin/questions/:questionId/status', { params: { questionId }, body: { status } }),
+    ),
   };
 }
 

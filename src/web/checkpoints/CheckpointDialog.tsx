@@ -1,9 +1,10 @@
-import { Button, Checkbox, Group, Radio, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Button, Checkbox, Group, Radio, Stack, Text, Title } from '@mantine/core';
 import { type ComponentType, useEffect, useId, useRef, useState } from 'react';
 import { formatMoment } from '../../contract/learning';
 import type { AttemptAnswer, AttemptResponse, StudentCheckpoint } from '../../contract/checkpoints';
 import { messageOf } from '../api/client';
 import { Markup } from '../learning/Markup';
+import { TextBox } from '../ui/TextBox';
 import classes from './Checkpoint.module.css';
 
 export interface CheckpointDialogProps {
@@ -116,12 +117,10 @@ export function CheckpointDialog({ checkpoint, submit, onDone, onRewind }: Check
               </Checkbox.Group>
             )}
             {checkpoint.kind === 'output' && (
-              <Textarea
+              <TextBox
                 label="What does it print?"
                 value={output}
-                onChange={(e) => setOutput(e.currentTarget.value)}
-                autosize
-                minRows={2}
+                onValue={setOutput}
                 classNames={{ input: classes.output }}
               />
             )}

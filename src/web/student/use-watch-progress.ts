@@ -1,7 +1,7 @@
 import { useEffect, useRef, type RefObject } from 'react';
 import {
-  MAX_RANGES_PER_SAVE,
   PROGRESS_SAVE_INTERVAL_MS,
+  saveLimits,
   type ProgressBody,
   type VideoProgress,
 } from '../../contract/progress';
@@ -85,7 +85,7 @@ export function useWatchProgress(
       const report = health?.take(final);
       if (!changed && !report) return;
       savedKey = key;
-      const ranges = coverage.take().slice(-MAX_RANGES_PER_SAVE);
+      const ranges = coverage.take().slice(-saveLimits.ranges);
       const body: ProgressBody = {
         videoId,
         position: pos,

@@ -1,6 +1,4 @@
 import { createWriteStream } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { and, eq, inArray, sql } from 'drizzle-orm';
@@ -9,23 +7,14 @@ import { jobs, videos } from '../../db/schema';
 import { enqueueJob } from '../../jobs/queue';
 import { LADDER_ATTEMPTS, LADDER_PRIORITY } from '../job-types';
 import { forensicSecretOf } from '../../marks/sessions';
-import type { JobRunContext } from '../../jobs/types';
-import type { MediaTools, ProbeResult } from '../../storage/ffmpeg';
+import type { MediaTools } from '../../storage/ffmpeg';
 import { mediaKeys, readText, renditionName, type MediaStore } from '../../storage';
 import { audioPlanFor, ladderFor, PLAYLIST } from './hls';
 import { writeMarkedRenditions } from './marked-rendition';
 import { isMarkedPlaylist, renditionSegments } from './rendition-reader';
 import { assertStillWanted, clearScratch } from './package-job';
-import { queueRekeyCleanup } from './rekey';
+import { dropRenditionsBut, replaceRendition, type InPlaceWork } from './in-place';
 import { videoKeysFor } from './segment-keys';
-
-/**
- * The row's new stamp when a rendition is replaced: later than the last one even when the clock
- * did not move past it (the delivery names its cached child playlists by the stamp, and a live
- * class's ingest stamps ahead of the clock: live/ingest.ts).
- */
-export const laterStamp = (now: Date) =>
-  sql`greatest(${now}, ${videos.updatedAt} + interval '1 millisecond')`;
 
 const evenDown = (n: number) => Math.max(2, n - (n % 2));
 /** The marked rungs of a video whose tallest picture is `height` pixels high. */
@@ -41,13 +30,7 @@ const ladderOf = (height: number) => [evenDown(height), ...ladderFor(height)];
 export async function markRenditions(
   ctx: AppContext,
   tools: MediaTools,
-  input: {
-    videoId: string;
-    store: MediaStore;
-    source: string;
-    probe: ProbeResult;
-    run: JobRunContext;
-    signal: AbortSignal;
+  input: InPlaceWork & {
     /** The rungs the video ends with; by default the source's height and the ladder below it. */
     heights?: number[];
   },
@@ -81,38 +64,9 @@ export async function markRenditions(
       signal,
     });
     for (const height of todo) {
-      const rendition = renditionName(height);
-      const dir = dirs.get(height)!;
       await assertStillWanted(ctx, run, signal);
-      for (const file of await readdir(dir)) {
-        if (file !== PLAYLIST)
-          await store.put(mediaKeys.videoFile(videoId, rendition, file), { file: path.join(dir, file) });
-      }
-      await store.put(mediaKeys.videoFile(videoId, rendition, PLAYLIST), { file: path.join(dir, PLAYLIST) });
-      const replaced = (current.get(height) ?? '')
-        .split('\n')
-        .filter((l) => l && !l.startsWith('#'))
-        .map((file) => mediaKeys.videoFile(videoId, rendition, file));
-      const now = ctx.clock.now();
-      const listed = await ctx.db.transaction(async (tx) => {
-        const [row] = await tx
-          .select({ renditions: videos.renditions })
-          .from(videos)
-          .where(and(eq(videos.id, videoId), eq(videos.status, 'ready')))
-          .for('update')
-          .limit(1);
-        if (!row) return false;
-        const next = [...new Set([...row.renditions, height])].sort((a, b) => b - a);
-        await tx
-          .update(videos)
-          .set({ renditions: next, updatedAt: laterStamp(now) })
-          .where(eq(videos.id, videoId));
-        if (replaced.length) {
-          await queueRekeyCleanup(tx, videoId, replaced, now);
-        }
-        return true;
-      });
-      if (!listed) {
+      const dir = dirs.get(height)!;
+      if (!(await replaceRendition(ctx, store, { videoId, height, dir, current: current.get(height) }))) {
         await store.deletePrefix(mediaKeys.rendition(videoId, height));
         return false;
       }
@@ -123,25 +77,7 @@ export async function markRenditions(
   }
   // An odd-height source was remuxed at its own height (say v481) and marked at v480: the unmarked
   // rendition leaves the list now and its files after the links' lifetime.
-  const now = ctx.clock.now();
-  await ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({ renditions: videos.renditions })
-      .from(videos)
-      .where(eq(videos.id, videoId))
-      .for('update')
-      .limit(1);
-    const unmarked = (row?.renditions ?? []).filter((h) => !heights.includes(h));
-    if (!row || !unmarked.length) return;
-    await tx
-      .update(videos)
-      .set({ renditions: row.renditions.filter((h) => heights.includes(h)), updatedAt: laterStamp(now) })
-      .where(eq(videos.id, videoId));
-    const keys: string[] = [];
-    for (const h of unmarked)
-      keys.push(...(await store.list(mediaKeys.rendition(videoId, h))).map((o) => o.key));
-    await queueRekeyCleanup(tx, videoId, keys, now);
-  });
+  await dropRenditionsBut(ctx, store, videoId, heights);
   return true;
 }
 

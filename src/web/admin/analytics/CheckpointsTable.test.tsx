@@ -5,40 +5,35 @@ import type { AnalyticsCheckpoint } from '../../../contract/analytics';
 import { renderRoute } from '../../test-utils';
 import { CheckpointsTable } from './CheckpointsTable';
 
-const figures = { required: false, reached: 3, answered: 2, passed: 2, firstTryCorrect: 1, attempts: 3 };
+/** A checkpoint's row at `t`: reached by 3, answered and passed by 2, one right at the first try. */
+const checkpoint = (
+  t: number,
+  kind: AnalyticsCheckpoint['kind'],
+  prompt: string,
+  distribution: AnalyticsCheckpoint['distribution'],
+): AnalyticsCheckpoint => ({
+  _id: `c${t}`,
+  t,
+  kind,
+  prompt,
+  required: false,
+  reached: 3,
+  answered: 2,
+  passed: 2,
+  firstTryCorrect: 1,
+  attempts: 3,
+  distribution,
+});
 const checkpoints: AnalyticsCheckpoint[] = [
-  {
-    _id: 'c1',
-    t: 7,
-    kind: 'single',
-    prompt: 'Which one?',
-    ...figures,
-    distribution: [
-      { answer: 'this', count: 1, correct: false },
-      { answer: 'that', count: 2, correct: true },
-    ],
-  },
-  {
-    _id: 'c2',
-    t: 52,
-    kind: 'output',
-    prompt: 'What does it print?',
-    ...figures,
-    distribution: [
-      { answer: '<b>41</b>\nend', count: 2, correct: false },
-      { answer: '42', count: 1, correct: true },
-    ],
-  },
-  {
-    _id: 'c3',
-    t: 80,
-    kind: 'multiple',
-    prompt: 'Not yet',
-    ...figures,
-    answered: 0,
-    attempts: 0,
-    distribution: [],
-  },
+  checkpoint(7, 'single', 'Which one?', [
+    { answer: 'this', count: 1, correct: false },
+    { answer: 'that', count: 2, correct: true },
+  ]),
+  checkpoint(52, 'output', 'What does it print?', [
+    { answer: '<b>41</b>\nend', count: 2, correct: false },
+    { answer: '42', count: 1, correct: true },
+  ]),
+  { ...checkpoint(80, 'multiple', 'Not yet', []), answered: 0, attempts: 0 },
 ];
 
 describe('CheckpointsTable', () => {

@@ -1,5 +1,6 @@
 import { List, Text } from '@mantine/core';
-import type { AnalyticsCheckpoint, AnswerCount } from '../../../contract/analytics';
+import type { AnalyticsCheckpoint } from '../../../contract/analytics';
+import type { AnswerCount } from '../../../contract/checkpoints';
 import { ChartTable, FiguresTable } from './ChartTable';
 import { at, percent } from './format';
 

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Group, Modal, Stack, Table, Text, Textarea } from '@mantine/core';
+import { Anchor, Badge, Group, Modal, Stack, Table, Text } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import {
   certificateMessages,
@@ -7,6 +7,7 @@ import {
 } from '../../../contract/certificates';
 import { certificateApi, certificateKeys, useAdminCertificates } from '../../api/certificates';
 import { RevokedMark } from '../../certificates/RevokedMark';
+import { TextBox } from '../../ui/TextBox';
 import { ConfirmModal } from '../ui/ConfirmModal';
 import { RowButton } from '../ui/DataTable';
 import { Empty } from '../ui/Empty';
@@ -153,14 +154,12 @@ function RevokeModal({ certificate, onClose }: { certificate: AdminCertificate; 
             show as revoked on its verification page, with this reason, and to every verifier of its
             credential.
           </Text>
-          <Textarea
+          <TextBox
             label="Reason"
             required
-            autosize
-            minRows={2}
             maxLength={REVOKE_REASON_MAX_CHARS}
             value={reason}
-            onChange={(e) => setReason(e.currentTarget.value)}
+            onValue={setReason}
             error={error}
             data-autofocus
           />

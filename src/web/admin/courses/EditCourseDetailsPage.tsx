@@ -62,7 +62,7 @@ export default function EditCourseDetailsPage() {
       >
         {table}
       </LoadedList>
-      <EditCourseModal course={editing} onClose={() => setEditing(null)} />
+      <EditCourseModal item={editing} onClose={() => setEditing(null)} />
     </>
   );
 }

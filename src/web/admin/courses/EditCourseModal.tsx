@@ -3,11 +3,11 @@ import { adminToasts } from '../../../contract/messages';
 import { adminApi } from '../../api/admin';
 
 import { CourseFields, courseValues, toCreateBody, useCourseForm } from './CourseFields';
-import { EditModal } from '../ui/EditModal';
+import { editModalOf, type EditFormProps } from '../ui/EditModal';
 import { EditForm } from '../ui/EditForm';
 import { useAdminMutation } from '../ui/use-admin-mutation';
 
-function EditCourseForm({ course, onDone }: { course: AdminCourse; onDone(): void }) {
+function EditCourseForm({ item: course, onDone }: EditFormProps<AdminCourse>) {
   const form = useCourseForm(courseValues(course));
   const save = useAdminMutation(adminApi.updateCourse, {
     success: adminToasts.courseUpdated,
@@ -40,10 +40,4 @@ function EditCourseForm({ course, onDone }: { course: AdminCourse; onDone(): voi
 }
 
 /** The Edit modal of /editcoursedetails: every field of the course, Save and Cancel. */
-export function EditCourseModal({ course, onClose }: { course: AdminCourse | null; onClose(): void }) {
-  return (
-    <EditModal title="Edit course" item={course} onClose={onClose}>
-      {(item) => <EditCourseForm course={item} onDone={onClose} />}
-    </EditModal>
-  );
-}
+export const EditCourseModal = editModalOf('Edit course', EditCourseForm);

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { liveMessages, type AdminLiveClass } from '../../../contract/live';
 import { liveApi } from '../../api/live';
 import { ConfirmModal, ConfirmRemoveModal } from '../ui/ConfirmModal';
-import { EditModal } from '../ui/EditModal';
+import { editModalOf, type EditFormProps } from '../ui/EditModal';
 import { FormActions } from '../ui/FormActions';
 import { ServerReason } from '../ui/ServerReason';
 import { useAdminMutation } from '../ui/use-admin-mutation';
@@ -23,7 +23,7 @@ function changes(live: AdminLiveClass, values: ClassFormValues) {
   return body;
 }
 
-function EditClassForm({ live, onDone }: { live: AdminLiveClass; onDone(): void }) {
+function EditClassForm({ item: live, onDone }: EditFormProps<AdminLiveClass>) {
   const [values, setValues] = useState(() => classFormOf(live));
   const [tried, setTried] = useState(false);
   const save = useAdminMutation(liveApi.update, {
@@ -69,13 +69,7 @@ function EditClassForm({ live, onDone }: { live: AdminLiveClass; onDone(): void 
 }
 
 /** Edit a class in a dialog: title and description always, start and length before it is live. */
-export function EditClassModal({ live, onClose }: { live: AdminLiveClass | null; onClose(): void }) {
-  return (
-    <EditModal title="Edit the class" item={live} onClose={onClose}>
-      {(item) => <EditClassForm live={item} onDone={onClose} />}
-    </EditModal>
-  );
-}
+export const EditClassModal = editModalOf('Edit the class', EditClassForm);
 
 /** Delete a class after a confirmation: a scheduled one goes with its empty lecture, an ended one leaves its recording. */
 export function DeleteClassModal({

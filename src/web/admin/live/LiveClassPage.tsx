@@ -117,7 +117,7 @@ function ClassView({ live }: { live: AdminLiveClass }) {
         )}
         <AttendanceSection live={live} />
       </Stack>
-      <EditClassModal live={editing} onClose={() => setEditing(null)} />
+      <EditClassModal item={editing} onClose={() => setEditing(null)} />
       <DeleteClassModal
         live={deleting}
         onClose={() => setDeleting(null)}

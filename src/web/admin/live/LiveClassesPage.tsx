@@ -89,7 +89,7 @@ function ClassesSection({ courses }: { courses: CourseChoice[] }) {
           </Stack>
         )}
       </LoadedList>
-      <EditClassModal live={editing} onClose={() => setEditing(null)} />
+      <EditClassModal item={editing} onClose={() => setEditing(null)} />
       <DeleteClassModal live={deleting} onClose={() => setDeleting(null)} />
     </Section>
   );

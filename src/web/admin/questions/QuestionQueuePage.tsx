@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Group, SegmentedControl, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { formatMoment, type QueueQuestion, type QuestionStatus } from '../../../contract/learning';
 import { messageOf } from '../../api/client';
@@ -7,6 +7,7 @@ import { LoadedItems } from '../../learning/LoadedItems';
 import { Answers } from '../../learning/QuestionsTab';
 import { Markup } from '../../learning/Markup';
 import { QuestionFrame } from '../../learning/QuestionFrame';
+import { TextBox } from '../../ui/TextBox';
 
 function QueueItem({ question }: { question: QueueQuestion }) {
   const actions = useStaffActions();
@@ -57,13 +58,11 @@ function QueueItem({ question }: { question: QueueQuestion }) {
         />
         {question.status === 'open' && (
           <>
-            <Textarea
+            <TextBox
               aria-label={`Answer to ${question.title}`}
               placeholder="Answer (``` for a code block)"
-              autosize
-              minRows={2}
               value={text}
-              onChange={(e) => setText(e.currentTarget.value)}
+              onValue={setText}
               error={error}
             />
           </>

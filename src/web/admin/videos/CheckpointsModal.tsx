@@ -9,7 +9,6 @@ import {
   Select,
   Stack,
   Text,
-  Textarea,
 } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -17,6 +16,7 @@ import type { CheckpointKind, StaffCheckpoint } from '../../../contract/checkpoi
 import { formatMoment } from '../../../contract/learning';
 import type { AdminVideo } from '../../../contract/videos';
 import { messageOf } from '../../api/client';
+import { TextBox } from '../../ui/TextBox';
 import { useCheckpointActions, useStaffCheckpoints } from '../../api/checkpoints';
 import { EditModal } from '../ui/EditModal';
 import { Loaded } from '../ui/Loaded';
@@ -144,30 +144,19 @@ function AddCheckpoint({ videoId }: { videoId: string }) {
           allowDeselect={false}
         />
       </Group>
-      <Textarea
+      <TextBox
         label="Prompt"
         description="``` fences a code block; `backticks` mark code."
         value={prompt}
-        onChange={(e) => setPrompt(e.currentTarget.value)}
-        autosize
-        minRows={2}
+        onValue={setPrompt}
       />
-      {!output && (
-        <Textarea
-          label="Choices (one a line)"
-          value={choices}
-          onChange={(e) => setChoices(e.currentTarget.value)}
-          autosize
-          minRows={2}
-        />
-      )}
-      <Textarea
+      {!output && <TextBox label="Choices (one a line)" value={choices} onValue={setChoices} />}
+      <TextBox
         label={
           output ? 'Accepted outputs (a line of --- between two)' : 'Right choices (their numbers, from 1)'
         }
         value={answers}
-        onChange={(e) => setAnswers(e.currentTarget.value)}
-        autosize
+        onValue={setAnswers}
         minRows={1}
         styles={output ? { input: { fontFamily: 'var(--mantine-font-family-monospace)' } } : undefined}
       />

@@ -125,7 +125,7 @@ export default function EditVideoDetailsPage() {
           </Paper>
         )}
       </VideoGroups>
-      <EditVideoModal video={editing} onClose={() => setEditing(null)} />
+      <EditVideoModal item={editing} onClose={() => setEditing(null)} />
       <CaptionsModal video={captioning} onClose={() => setCaptioning(null)} />
       <SearchIndexModal video={indexing} onClose={() => setIndexing(null)} />
       <CheckpointsModal video={checkpointing} onClose={() => setCheckpointing(null)} />

@@ -7,7 +7,7 @@ import { adminApi, useAdminCourses } from '../../api/admin';
 
 import { courseLabel } from '../ui/format';
 import { ThumbnailInput } from '../ui/ThumbnailInput';
-import { EditModal } from '../ui/EditModal';
+import { editModalOf, type EditFormProps } from '../ui/EditModal';
 import { EditForm } from '../ui/EditForm';
 import { FormTextInput } from '../ui/FormTextInput';
 import { DescriptionInput } from '../ui/DescriptionInput';
@@ -24,7 +24,7 @@ const rules = schemaResolver(VideoUpdateBody.pick({ title: true, description: tr
   sync: true,
 });
 
-function EditVideoForm({ video, onDone }: { video: AdminVideo; onDone(): void }) {
+function EditVideoForm({ item: video, onDone }: EditFormProps<AdminVideo>) {
   const courses = useAdminCourses('video');
   const form = useForm<VideoFormValues>({
     initialValues: {
@@ -81,10 +81,4 @@ function EditVideoForm({ video, onDone }: { video: AdminVideo; onDone(): void })
 }
 
 /** The Edit modal of /editvideodetails: title, description, thumbnail and course; Save and Cancel. */
-export function EditVideoModal({ video, onClose }: { video: AdminVideo | null; onClose(): void }) {
-  return (
-    <EditModal title="Edit video" item={video} onClose={onClose}>
-      {(item) => <EditVideoForm video={item} onDone={onClose} />}
-    </EditModal>
-  );
-}
+export const EditVideoModal = editModalOf('Edit video', EditVideoForm);
