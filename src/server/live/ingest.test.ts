@@ -18,7 +18,7 @@ describe('live playlists', () => {
       [
         '#EXTM3U',
         '#EXT-X-VERSION:3',
-        '#EXT-X-TARGETDURATION:4',
+        '#EXT-X-TARGETDURATION:2',
         '#EXT-X-MEDIA-SEQUENCE:0',
         '#EXT-X-PLAYLIST-TYPE:EVENT',
         '#EXT-X-KEY:METHOD=AES-128,URI="key:0"',
