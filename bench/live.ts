@@ -723,7 +723,11 @@ export async function run(): Promise<boolean> {
       if (publisher?.exitCode === null) publisher.kill('SIGKILL');
     });
     while ((await classStatus()) !== 'live') {
-      if (Date.now() > deadline) throw new Error('the class did not go live in 90 s');
+      if (Date.now() > deadline)
+        throw new Error(
+          `the class did not go live in 90 s (its ffmpeg ${classFfmpeg(server.child.pid!) ? 'running' : 'not found'}, ` +
+            `UDP ${srtPort} ${udpBound(srtPort) ? 'bound' : 'not bound'}, the encoder ${publisher ? `made ${framesMade()} frames` : 'never started'})`,
+        );
       if (!publisher || publisher.exitCode !== null) {
         if (classFfmpeg(server.child.pid!) && udpBound(srtPort)) {
           publisher = encoder(srtUrl, 170);

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { LinkReuse } from './link-reuse';
+
+/** Signs by naming the file and the moment, and counts what it signed. */
+function signer() {
+  const signed: string[] = [];
+  return {
+    signed,
+    at: (nowMs: number) => async (files: string[]) => {
+      signed.push(...files);
+      return files.map((f) => `${f}?t=${nowMs}`);
+    },
+  };
+}
+
+describe('links reused by a growing playlist', () => {
+  it('signs only the segments a new version added, and everything again once the links are old', async () => {
+    const reuse = new LinkReuse({ maxChars: 10_000, reuseMs: 1_000 });
+    const s = signer();
+    expect(await reuse.links('v/a', ['s0', 's1'], 0, s.at(0))).toEqual(['s0?t=0', 's1?t=0']);
+    expect(await reuse.links('v/a', ['s0', 's1', 's2'], 500, s.at(500))).toEqual(['s0?t=0', 's1?t=0', 's2?t=500']);
+    expect(s.signed).toEqual(['s0', 's1', 's2']);
+    // Past reuseMs from the first signing: all signed afresh.
+    expect(await reuse.links('v/a', ['s0', 's1', 's2', 's3'], 1_000, s.at(1_000))).toEqual([
+      's0?t=1000',
+      's1?t=1000',
+      's2?t=1000',
+      's3?t=1000',
+    ]);
+  });
+
+  it('never reuses links made for other files, another session or a shorter list', async () => {
+    const reuse = new LinkReuse({ maxChars: 10_000, reuseMs: 60_000 });
+    const s = signer();
+    await reuse.links('v/a', ['s0', 's1'], 0, s.at(0));
+    expect(await reuse.links('v/a', ['s0', 'x1', 's2'], 1, s.at(1))).toEqual(['s0?t=1', 'x1?t=1', 's2?t=1']);
+    expect(await reuse.links('v/b', ['s0', 'x1', 's2'], 2, s.at(2))).toEqual(['s0?t=2', 'x1?t=2', 's2?t=2']);
+    expect(await reuse.links('v/b', ['s0'], 3, s.at(3))).toEqual(['s0?t=3']);
+  });
+
+  it('keeps within its budget, the oldest leaving first', async () => {
+    const reuse = new LinkReuse({ maxChars: 30, reuseMs: 60_000 });
+    const s = signer();
+    await reuse.links('a', ['s0', 's1'], 0, s.at(0));
+    await reuse.links('b', ['s0', 's1'], 0, s.at(0));
+    await reuse.links('c', ['s0', 's1'], 0, s.at(0));
+    expect(reuse.chars).toBeLessThanOrEqual(30);
+    s.signed.length = 0;
+    await reuse.links('a', ['s0', 's1'], 1, s.at(1));
+    expect(s.signed).toEqual(['s0', 's1']);
+  });
+});
