@@ -18,7 +18,11 @@ describe('links reused by a growing playlist', () => {
     const reuse = new LinkReuse({ maxChars: 10_000, reuseMs: 1_000 });
     const s = signer();
     expect(await reuse.links('v/a', ['s0', 's1'], 0, s.at(0))).toEqual(['s0?t=0', 's1?t=0']);
-    expect(await reuse.links('v/a', ['s0', 's1', 's2'], 500, s.at(500))).toEqual(['s0?t=0', 's1?t=0', 's2?t=500']);
+    expect(await reuse.links('v/a', ['s0', 's1', 's2'], 500, s.at(500))).toEqual([
+      's0?t=0',
+      's1?t=0',
+      's2?t=500',
+    ]);
     expect(s.signed).toEqual(['s0', 's1', 's2']);
     // Past reuseMs from the first signing: all signed afresh.
     expect(await reuse.links('v/a', ['s0', 's1', 's2', 's3'], 1_000, s.at(1_000))).toEqual([

@@ -7,7 +7,10 @@
  * oldest entries leaving first.
  */
 export class LinkReuse {
-  private readonly entries = new Map<string, { files: string[]; uris: string[]; madeAt: number; chars: number }>();
+  private readonly entries = new Map<
+    string,
+    { files: string[]; uris: string[]; madeAt: number; chars: number }
+  >();
   private used = 0;
 
   constructor(private readonly limits: { maxChars: number; reuseMs: number }) {}
