@@ -860,7 +860,7 @@ export async function run(): Promise<boolean> {
       note: `GET /api/time meanwhile: p95 ${yardstick.p95.toFixed(1)} ms, p50 ${yardstick.p50.toFixed(1)} (then p95 ${BASELINE.timeP95Ms.toLocaleString('en')} ms)`,
       pass: reloads.p95 < TARGET.playlistP95Ms && reloads.errors === 0,
     });
-    const widths = [52, 42, 22, 8, 18];
+    const widths = [52, 42, 26, 8, 18];
     const line = (cells: string[]) => cells.map((c, i) => (i < widths.length ? c.padEnd(widths[i]!) : c)).join('');
     console.log(`\n  ${line(['figure', 'measured', `then: ${BASELINE.when}`, 'ratio', 'target', 'elsewhere'])}`);
     for (const r of rows)
