@@ -42,6 +42,19 @@ describe('live playlists', () => {
     expect(livePlaylist(published, true, 4).endsWith('seg_00003.ts\n#EXT-X-ENDLIST\n')).toBe(true);
   });
 
+  it('keeps the target duration at the segment length, rounded up only past a longer segment', () => {
+    const target = (durations: number[]) =>
+      /#EXT-X-TARGETDURATION:(\d+)/.exec(
+        livePlaylist(
+          durations.map((duration, i) => ({ ...published[0]!, file: `seg_${i}.ts`, duration })),
+          false,
+          4,
+        ),
+      )![1];
+    expect(target([2, 2.2, 1.8, 2.4])).toBe('2');
+    expect(target([2, 2.6])).toBe('3');
+  });
+
   it('reads its own playlist back (a node taking over a class mid-way) and ffmpeg’s', () => {
     expect(publishedOf(livePlaylist(published, false, 4))).toEqual(published);
     expect(segmentsOf('#EXTM3U\n#EXTINF:2.000000,\ns_00000.ts\n#EXTINF:1.5,\ns_00001.ts\n')).toEqual([
