@@ -53,7 +53,7 @@ const CHILD_REUSE_MS = 5 * 60_000;
 /** What those kept playlists may take: ~60 sessions of a long S3 playlist, ~1,000 of node links. */
 const CHILD_CACHE_BYTES = 64 * 1024 * 1024;
 /** The links kept for the next version of a growing (live) playlist: ~300 viewers of a 90-minute class. */
-const LINK_REUSE_CHARS = 64 * 1024 * 1024;
+const LINK_REUSE = { maxChars: 64 * 1024 * 1024, maxEntries: 20_000 };
 
 const sessionHash = (session: string) => createHash('sha256').update(session).digest('base64url');
 /** An unreadable key is logged at most this often per process: every viewer of every video hits it. */
@@ -63,7 +63,7 @@ const UNREADABLE_LOG_MS = 60_000;
 export function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): void {
   const { ctx, auth, videoStores, tokens, playlists, segmentUrls, keyLimit, keyHold } = deps;
   const children = new ChildPlaylistCache({ maxBytes: CHILD_CACHE_BYTES, ttlMs: CHILD_REUSE_MS });
-  const reusable = new LinkReuse({ maxChars: LINK_REUSE_CHARS, reuseMs: CHILD_REUSE_MS });
+  const reusable = new LinkReuse({ ...LINK_REUSE, reuseMs: CHILD_REUSE_MS });
   let unreadableLoggedAt = -Infinity;
 
   /**
