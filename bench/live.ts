@@ -9,6 +9,13 @@
  * - 300 viewers through the one node with wrk (Debian's): each with its own session, reloading the
  *   live playlist and fetching keys and segments by the URLs signed for it; the p95 of a reload.
  *
+ * Where glass to glass goes, per segment of the top rung: the picture's capture (the clock's
+ * origin, from the readings) to ffmpeg listing the segment in its scratch playlist, then to Lectern
+ * publishing it, then to the player's playlist listing it, and how far behind its end the player
+ * plays. The viewers' phase comes after Chromium has closed (the encoder still streaming), with the
+ * machine's load average printed at each phase; the figures stand beside the last ones before this
+ * change (BASELINE) with their ratios.
+ *
  *   npm run bench -- live      BENCH_LIVE_NO_BUILD=1 (use dist as it is)   BENCH_LIVE_SECONDS=20 (wrk, CPU)
  *
  * The clock is not digits read back by OCR but 16 cells of a Gray code of the wall clock in 16 ms
@@ -46,6 +53,19 @@ const TITLE = 'Bench live class';
 const run$ = promisify(execFile);
 
 const TARGET = { glassMedianS: 6, cpuCores: 0.5, playlistP95Ms: 50 };
+/**
+ * The figures before the ingest's probing, publishing and target-duration changes: run D of
+ * docs/PERFORMANCE.md (the 3 s hold-back alone; load average 6-9, the encoder at 13 fps), its
+ * reload p95 the better of runs D-E. The ratio column is now / then.
+ */
+const BASELINE = {
+  when: 'run D (load 6-9)',
+  glassClockS: 6.6,
+  glassPdtS: 5.5,
+  cpuAt30: 0.37,
+  reloadP95Ms: 1_900,
+  timeP95Ms: 1_800,
+};
 /** What issue 38 compares against (glass to glass). */
 const ELSEWHERE = 'PeerTube small-latency 11-15 s · Owncast 10-12 s · Mux LL-HLS ~5 s';
 
@@ -336,8 +356,16 @@ interface Glass {
   discarded: number;
   heights: Set<number>;
   stalls: number;
+  /** Of those, while the readings were taken (the player settled): rebuffering at the live edge. */
+  stallsMeasured: number;
   /** From the click on Watch live to the player playing, ms. */
   startMs: number;
+  /** The wall-clock time of media second 0 of the playlist (the picture's clock at the class's start), ms. */
+  originMs: number[];
+  /** Per rung height, when the player's playlist first listed each segment (by sequence number), ms. */
+  sawAt: Map<number, Map<number, number>>;
+  /** Segments the player downloaded, and how long after it first saw them listed (the fetch), ms. */
+  loadedAfterMs: number[];
 }
 
 /** The student's player in Chromium: SAMPLES readings a second apart once it has played for a while. */
@@ -353,13 +381,26 @@ async function glassToGlass(browser: Browser, base: string, school: School, scre
   });
   const page = await context.newPage();
   const playlists = new Map<number, Map<number, Segment>>();
+  const sawAt = new Map<number, Map<number, number>>();
+  const loadedAfterMs: number[] = [];
   let targetDuration = 0;
   page.on('response', async (res) => {
+    const at = Date.now();
+    const segment = /\/v(\d+)\/seg_(\d+)\.ts/.exec(res.url());
+    if (segment) {
+      const seen = sawAt.get(Number(segment[1]))?.get(Number(segment[2]));
+      if (seen !== undefined) loadedAfterMs.push(at - seen);
+      return;
+    }
     const rung = /\/v(\d+)\/index\.m3u8/.exec(res.url());
     if (!rung || res.status() !== 200) return;
     const text = await res.text().catch(() => '');
     if (!text) return;
-    playlists.set(Number(rung[1]), parsePlaylist(text));
+    const parsed = parsePlaylist(text);
+    playlists.set(Number(rung[1]), parsed);
+    const seen = sawAt.get(Number(rung[1])) ?? new Map<number, number>();
+    sawAt.set(Number(rung[1]), seen);
+    for (const sn of parsed.keys()) if (!seen.has(sn)) seen.set(sn, at);
     targetDuration = Number(/#EXT-X-TARGETDURATION:(\d+)/.exec(text)?.[1] ?? 0);
   });
   await page.goto(`${base}/course/${school.courseId}`);
@@ -383,29 +424,41 @@ async function glassToGlass(browser: Browser, base: string, school: School, scre
     discarded: 0,
     heights: new Set(),
     stalls: 0,
+    stallsMeasured: 0,
     startMs,
     targetDuration: 0,
     segmentSeconds: 0,
+    originMs: [],
+    sawAt,
+    loadedAfterMs,
   };
   const modulo = 2 ** CLOCK.bits;
+  let stallsBefore = 0;
   for (let i = 0; i < SAMPLES; i++) {
     const r = await page.evaluate(readPlayer, CLOCK);
     result.heights.add(r.videoHeight);
+    let glassMs: number | undefined;
     if (r.clock === null) result.discarded++;
     else {
       const steps = (((Math.floor(r.now / CLOCK.stepMs) - r.clock) % modulo) + modulo) % modulo;
-      result.clockMs.push(steps * CLOCK.stepMs);
+      glassMs = steps * CLOCK.stepMs;
+      result.clockMs.push(glassMs);
     }
     // hls.js's playingDate: the playing fragment's program date time plus the time played into it.
     const frag = r.frags.filter((f) => f.start <= r.currentTime + 0.001).sort((a, b) => b.start - a.start)[0];
     const playlist = playlists.get(r.videoHeight);
     const stamped = frag && playlist?.get(frag.sn);
     if (frag && stamped) {
+      // The picture shown was captured at now - glass, and is this far into the playlist.
+      if (glassMs !== undefined)
+        result.originMs.push(r.now - glassMs - (stamped.start + r.currentTime - frag.start) * 1000);
       result.pdtMs.push(r.now - (stamped.pdt + (r.currentTime - frag.start) * 1000));
       const last = [...playlist!.values()].at(-1)!;
       result.behindEnd.push(last.start + last.duration - (stamped.start + r.currentTime - frag.start));
     }
+    if (i === 0) stallsBefore = r.stalls;
     result.stalls = r.stalls;
+    result.stallsMeasured = r.stalls - stallsBefore;
     if (i === 0) await page.screenshot({ path: screenshot });
     await page.waitForTimeout(1_000);
   }
@@ -414,6 +467,82 @@ async function glassToGlass(browser: Browser, base: string, school: School, scre
   result.targetDuration = targetDuration;
   result.segmentSeconds = played.length ? percentile(played, 50) : 0;
   return { ...result, engine };
+}
+
+/** When each segment of a rung first appeared: in the class ffmpeg's playlist (scratch), and in Lectern's. */
+interface RungTimes {
+  listedAt: Map<number, number>;
+  publishedAt: Map<number, number>;
+  published: Map<number, Segment>;
+}
+
+/**
+ * Watches, from outside the server, the class's ffmpeg playlists (scratch: live-<class>/a<N>/<rung>)
+ * and the published ones (the local store's videos/<video>/v<height>) every 50 ms: the times each
+ * segment showed up in either. Segments of the first connection only (the bench never reconnects).
+ */
+function watchIngest(dataDir: string, classId: string, videoId: string) {
+  const rungs = { 720: 'top', 360: 'low' } as const;
+  const times = new Map<number, RungTimes>(
+    Object.keys(rungs).map((h) => [Number(h), { listedAt: new Map(), publishedAt: new Map(), published: new Map() }]),
+  );
+  const read = (file: string) => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  const timer = setInterval(() => {
+    const now = Date.now();
+    for (const [height, rung] of Object.entries(rungs)) {
+      const t = times.get(Number(height))!;
+      const listed = read(path.join(dataDir, 'media', 'staging', `live-${classId}`, 'a1', rung, 'index.m3u8'));
+      listed
+        .split('\n')
+        .filter((l) => l && !l.startsWith('#'))
+        .forEach((_, k) => {
+          if (!t.listedAt.has(k)) t.listedAt.set(k, now);
+        });
+      const published = parsePlaylist(read(path.join(dataDir, 'media', 'videos', videoId, `v${height}`, 'index.m3u8')));
+      for (const [sn, segment] of published) {
+        if (!t.publishedAt.has(sn)) t.publishedAt.set(sn, now);
+        t.published.set(sn, segment);
+      }
+    }
+  }, 50);
+  return { times, stop: () => clearInterval(timer) };
+}
+
+/** Where glass to glass went, medians over the segments the player saw: seconds. */
+function breakdown(glass: Glass, times: Map<number, RungTimes>) {
+  const median = (v: number[]) => (v.length ? percentile(v, 50) : NaN);
+  const origin = median(glass.originMs);
+  const height = [...glass.heights][0]!;
+  const t = times.get(height);
+  const saw = glass.sawAt.get(height);
+  const captureToListed: number[] = [];
+  const listedToPublished: number[] = [];
+  const publishedToPlayer: number[] = [];
+  if (t && saw)
+    for (const [sn, sawAt] of saw) {
+      const segment = t.published.get(sn);
+      const listedAt = t.listedAt.get(sn);
+      const publishedAt = t.publishedAt.get(sn);
+      if (!segment || listedAt === undefined || publishedAt === undefined) continue;
+      const capturedEnd = origin + (segment.start + segment.duration) * 1000;
+      captureToListed.push(listedAt - capturedEnd);
+      listedToPublished.push(publishedAt - listedAt);
+      publishedToPlayer.push(sawAt - publishedAt);
+    }
+  return {
+    segments: captureToListed.length,
+    captureToListed: median(captureToListed) / 1000,
+    listedToPublished: median(listedToPublished) / 1000,
+    publishedToPlayer: median(publishedToPlayer) / 1000,
+    fetch: median(glass.loadedAfterMs) / 1000,
+    behindEnd: median(glass.behindEnd),
+  };
 }
 
 interface Viewer {
@@ -540,8 +669,13 @@ export async function run(): Promise<boolean> {
     execSync('npm run build', { cwd: ROOT, stdio: 'ignore' });
   }
   const started = performance.now();
-  const [load1, load5] = loadavg();
-  console.log(`Machine before the run: load average ${load1!.toFixed(2)} / ${load5!.toFixed(2)} (1 / 5 min)`);
+  const loads: string[] = [];
+  const noteLoad = (phase: string) => {
+    const [load1, load5] = loadavg();
+    loads.push(`${phase} ${load1!.toFixed(2)} / ${load5!.toFixed(2)}`);
+    console.log(`Machine load average (1 / 5 min), ${phase}: ${load1!.toFixed(2)} / ${load5!.toFixed(2)}`);
+  };
+  noteLoad('before the run');
   const work = await mkdtemp(path.join(tmpdir(), 'lectern-live-bench-'));
   const stops: (() => Promise<unknown>)[] = [() => rm(work, { recursive: true, force: true })];
   let publisher: ChildProcess | undefined;
@@ -595,7 +729,11 @@ export async function run(): Promise<boolean> {
       if (publisher?.exitCode === null) publisher.kill('SIGKILL');
     });
     while ((await classStatus()) !== 'live') {
-      if (Date.now() > deadline) throw new Error('the class did not go live in 90 s');
+      if (Date.now() > deadline)
+        throw new Error(
+          `the class did not go live in 90 s (its ffmpeg ${classFfmpeg(server.child.pid!) ? 'running' : 'not found'}, ` +
+            `UDP ${srtPort} ${udpBound(srtPort) ? 'bound' : 'not bound'}, the encoder ${publisher ? `made ${framesMade()} frames` : 'never started'})`,
+        );
       if (!publisher || publisher.exitCode !== null) {
         if (classFfmpeg(server.child.pid!) && udpBound(srtPort)) {
           publisher = encoder(srtUrl, 170);
@@ -634,6 +772,9 @@ export async function run(): Promise<boolean> {
       if (Date.now() > deadline + 60_000) throw new Error('the class published fewer than 6 segments');
       await new Promise((r) => setTimeout(r, 500));
     }
+    const ingestTimes = watchIngest(dataDir, classId, videoId);
+    stops.unshift(async () => ingestTimes.stop());
+    noteLoad('glass to glass and CPU');
     const screenshot = path.join(ROOT, 'screenshots', 'bench-live-player.png');
     const watching = glassToGlass(browser, base, school, screenshot);
     // The class's CPU once it is publishing (the player is playing by then), over SECONDS.
@@ -643,6 +784,11 @@ export async function run(): Promise<boolean> {
     const usage = sampler.stop();
     await browser.close();
     browser = undefined;
+    ingestTimes.stop();
+    const parts = breakdown(glass, ingestTimes.times);
+    // The viewers' phase on its own: Chromium gone, the encoder and the class still running.
+    await new Promise((r) => setTimeout(r, 3_000));
+    noteLoad('300 viewers');
 
     // 3: 300 viewers with wrk: playlist reloads in one wrk, segments and keys in another, at once.
     const viewers: Viewer[] = [];
@@ -670,50 +816,62 @@ export async function run(): Promise<boolean> {
       wrk(base, [{ path: '/api/time', cookie: '' }], work, 'time', 30),
     ]);
     const load = loadSampler.stop();
+    noteLoad('after');
     if (publisher!.exitCode !== null) throw new Error(`the encoder stopped early: ${encoderErrors}`);
 
-    // The table.
+    // The table, beside the baseline (BASELINE) with the ratio now / then.
     const median = (v: number[]) => (v.length ? percentile(v, 50) : NaN);
-    const rows: [string, string, string, string, boolean][] = [];
-    const glassRow = (name: string, values: number[]) => {
+    const rows: { name: string; value: string; then: string; ratio: number; target: string; note: string; pass: boolean }[] =
+      [];
+    const glassRow = (name: string, values: number[], thenS: number) => {
       const mid = median(values);
-      rows.push([
-        `${name} (${values.length} samples)`,
-        values.length ? `median ${s(mid)}, p95 ${s(percentile(values, 95))}` : 'no reading',
-        `≤ ${TARGET.glassMedianS} s median`,
-        ELSEWHERE,
-        mid <= TARGET.glassMedianS * 1000,
-      ]);
+      rows.push({
+        name: `${name} (${values.length} samples)`,
+        value: values.length ? `median ${s(mid)}, p95 ${s(percentile(values, 95))}` : 'no reading',
+        then: `median ${thenS.toFixed(1)} s`,
+        ratio: mid / 1000 / thenS,
+        target: `≤ ${TARGET.glassMedianS} s median`,
+        note: ELSEWHERE,
+        pass: mid <= TARGET.glassMedianS * 1000,
+      });
     };
-    glassRow('Glass to glass, clock in the picture', glass.clockMs);
-    glassRow('Glass to glass, program date time', glass.pdtMs);
+    glassRow('Glass to glass, clock in the picture', glass.clockMs, BASELINE.glassClockS);
+    glassRow('Glass to glass, program date time', glass.pdtMs, BASELINE.glassPdtS);
     // A starved encoder sends fewer frames than asked; the 360p encode's work grows with the frames,
     // so the figure is also given per 30 fps (the check takes that one).
     const slow = cpu!.fps < FPS * 0.9;
     const at30 = slow ? (cpu!.cores * FPS) / Math.max(1, cpu!.fps) : cpu!.cores;
-    rows.push([
-      'CPU of one class (720p copy + 360p encode)',
-      `${cpu!.cores.toFixed(2)} core at ${cpu!.fps.toFixed(0)} fps in` +
-        (slow ? ` (≈ ${at30.toFixed(2)} at ${FPS} fps)` : ''),
-      `≤ ${TARGET.cpuCores} core`,
-      `over ${cpu!.seconds.toFixed(0)} s`,
-      at30 <= TARGET.cpuCores,
-    ]);
-    rows.push([
-      `Playlist reload p95, ${VIEWERS} viewers, one node`,
-      `${reloads.p95.toFixed(1)} ms (p50 ${reloads.p50.toFixed(1)}, p99 ${reloads.p99.toFixed(1)})`,
-      `< ${TARGET.playlistP95Ms} ms`,
-      `GET /api/time meanwhile: p95 ${yardstick.p95.toFixed(1)} ms`,
-      reloads.p95 < TARGET.playlistP95Ms && reloads.errors === 0,
-    ]);
-    const widths = [52, 42, 18];
+    rows.push({
+      name: 'CPU of one class (720p copy + 360p encode)',
+      value:
+        `${cpu!.cores.toFixed(2)} core at ${cpu!.fps.toFixed(0)} fps` + (slow ? ` (≈ ${at30.toFixed(2)} at ${FPS})` : ''),
+      then: `≈ ${BASELINE.cpuAt30} at ${FPS} fps`,
+      ratio: at30 / BASELINE.cpuAt30,
+      target: `≤ ${TARGET.cpuCores} core`,
+      note: `over ${cpu!.seconds.toFixed(0)} s`,
+      pass: at30 <= TARGET.cpuCores,
+    });
+    rows.push({
+      name: `Playlist reload p95, ${VIEWERS} viewers, one node`,
+      value: `${reloads.p95.toFixed(1)} ms (p50 ${reloads.p50.toFixed(1)}, p99 ${reloads.p99.toFixed(1)})`,
+      then: `${BASELINE.reloadP95Ms.toLocaleString('en')} ms`,
+      ratio: reloads.p95 / BASELINE.reloadP95Ms,
+      target: `< ${TARGET.playlistP95Ms} ms`,
+      note: `GET /api/time meanwhile: p95 ${yardstick.p95.toFixed(1)} ms, p50 ${yardstick.p50.toFixed(1)} (then p95 ${BASELINE.timeP95Ms.toLocaleString('en')} ms)`,
+      pass: reloads.p95 < TARGET.playlistP95Ms && reloads.errors === 0,
+    });
+    const widths = [52, 42, 26, 8, 18];
+    const line = (cells: string[]) => cells.map((c, i) => (i < widths.length ? c.padEnd(widths[i]!) : c)).join('');
+    console.log(`\n  ${line(['figure', 'measured', `then: ${BASELINE.when}`, 'ratio', 'target', 'elsewhere'])}`);
+    for (const r of rows)
+      console.log(`${r.pass ? '  ' : '✗ '}${line([r.name, r.value, r.then, `${r.ratio.toFixed(2)}x`, r.target, r.note])}`);
+    console.log(`  Load average (1 / 5 min): ${loads.join('; ')}`);
     console.log(
-      `\n  ${'figure'.padEnd(widths[0]!)}${'measured'.padEnd(widths[1]!)}${'target'.padEnd(widths[2]!)}elsewhere`,
+      `  Where the picture's time went (medians over the ${parts.segments} segments the player listed): capture of a ` +
+        `segment's end to the class's ffmpeg listing it ${parts.captureToListed.toFixed(2)} s; to Lectern publishing it ` +
+        `${parts.listedToPublished.toFixed(2)} s; to the player's playlist listing it ${parts.publishedToPlayer.toFixed(2)} s; ` +
+        `its download ${parts.fetch.toFixed(2)} s after; the player plays ${parts.behindEnd.toFixed(1)} s behind its playlist's end`,
     );
-    for (const [name, value, target, elsewhere, pass] of rows)
-      console.log(
-        `${pass ? '  ' : '✗ '}${name.padEnd(widths[0]!)}${value.padEnd(widths[1]!)}${target.padEnd(widths[2]!)}${elsewhere}`,
-      );
     const pct = (n: number) => `${(n / 100).toFixed(2)} core`;
     console.log(
       `\n  Player: ${glass.engine}, rung(s) ${[...glass.heights].map((h) => `${h}p`).join(', ')}; ` +
@@ -723,7 +881,8 @@ export async function run(): Promise<boolean> {
     // durations); the rest is the ingest (encoder, SRT, packaging, publishing) and the reloads.
     const behind = median(glass.behindEnd);
     console.log(
-      `  The player started ${s(glass.startMs)} after Watch live, stalled ${glass.stalls} times, and played ` +
+      `  The player started ${s(glass.startMs)} after Watch live, stalled ${glass.stalls} times ` +
+        `(${glass.stallsMeasured} of them during the ${SAMPLES} readings, once settled), and played ` +
         `${behind.toFixed(1)} s behind the end of its playlist (median; target duration ${glass.targetDuration} s, ` +
         `segments ${glass.segmentSeconds.toFixed(1)} s at the median); that end was ` +
         `${(median(glass.clockMs) / 1000 - behind).toFixed(1)} s old by the picture's clock; the program date times ` +
@@ -748,7 +907,7 @@ export async function run(): Promise<boolean> {
         `other work on the machine ${pct(load.otherCpuMean)}, machine ${load.machineBusyMean.toFixed(0)}% busy`,
     );
     console.log(`  Bench ran ${((performance.now() - started) / 1000).toFixed(0)} s (the build not counted)`);
-    return rows.every((r) => r[4]);
+    return rows.every((r) => r.pass);
   } catch (error) {
     // What the class and the encoder said, for a run that failed.
     console.error(`Encoder: ${encoderErrors || '(nothing)'}`);

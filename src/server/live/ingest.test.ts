@@ -18,7 +18,7 @@ describe('live playlists', () => {
       [
         '#EXTM3U',
         '#EXT-X-VERSION:3',
-        '#EXT-X-TARGETDURATION:4',
+        '#EXT-X-TARGETDURATION:2',
         '#EXT-X-MEDIA-SEQUENCE:0',
         '#EXT-X-PLAYLIST-TYPE:EVENT',
         '#EXT-X-KEY:METHOD=AES-128,URI="key:0"',
@@ -40,6 +40,19 @@ describe('live playlists', () => {
       ].join('\n'),
     );
     expect(livePlaylist(published, true, 4).endsWith('seg_00003.ts\n#EXT-X-ENDLIST\n')).toBe(true);
+  });
+
+  it('keeps the target duration at the segment length, rounded up only past a longer segment', () => {
+    const target = (durations: number[]) =>
+      /#EXT-X-TARGETDURATION:(\d+)/.exec(
+        livePlaylist(
+          durations.map((duration, i) => ({ ...published[0]!, file: `seg_${i}.ts`, duration })),
+          false,
+          4,
+        ),
+      )![1];
+    expect(target([2, 2.2, 1.8, 2.4])).toBe('2');
+    expect(target([2, 2.6])).toBe('3');
   });
 
   it('reads its own playlist back (a node taking over a class mid-way) and ffmpeg’s', () => {

@@ -1,4 +1,5 @@
 import { createCipheriv } from 'node:crypto';
+import { watch, type FSWatcher } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq, inArray, lte, ne } from 'drizzle-orm';
@@ -28,8 +29,21 @@ export const dueAt = (now: Date) =>
     lte(liveClasses.startsAt, new Date(now.getTime() + LIVE_LEAD_MS)),
   );
 
-/** EXT-X-TARGETDURATION never changes in a playlist: at least this, above any segment so far. */
-const MIN_TARGET_SECONDS = 4;
+/**
+ * EXT-X-TARGETDURATION: the segment length, or the longest segment so far rounded (the spec's rule)
+ * when an encoder's keyframes cut longer ones. Not more: hls.js never starts a live stream closer to
+ * the end than one target duration, whatever its hold-back (latency-controller's liveSyncPosition),
+ * so a target of 4 s held viewers 4 s back instead of the player's 3.
+ */
+const MIN_TARGET_SECONDS = LIVE_SEGMENT_SECONDS;
+
+/**
+ * How much of a live input ffmpeg reads to learn its streams before it starts: its defaults (5 MB,
+ * up to 5 s) kept that much of the picture queued, and the 360p encode in the same process caught
+ * it up slowly or never on a busy machine, so the whole class ran that much later. An encoder's
+ * MPEG-TS or FLV announces its streams at once, and its first packet is a keyframe.
+ */
+const LIVE_PROBE = ['-probesize', '500000', '-analyzeduration', '1000000'];
 
 type RungName = 'top' | 'low';
 type IngestSource = 'srt' | 'rtmp';
@@ -111,7 +125,7 @@ export function livePlaylist(published: PublishedSegment[], ended: boolean, rota
   const lines = [
     '#EXTM3U',
     '#EXT-X-VERSION:3',
-    `#EXT-X-TARGETDURATION:${Math.max(MIN_TARGET_SECONDS, Math.ceil(longest))}`,
+    `#EXT-X-TARGETDURATION:${Math.max(MIN_TARGET_SECONDS, Math.round(longest))}`,
     '#EXT-X-MEDIA-SEQUENCE:0',
     '#EXT-X-PLAYLIST-TYPE:EVENT',
   ];
@@ -160,6 +174,10 @@ class ClassIngest {
   finished = false;
   /** Bits per second of the newest top-rung segment (metrics). */
   bitrate = 0;
+  /** Publishing runs one at a time, whether a step or ffmpeg's playlist changing asked for it. */
+  private publishing: Promise<boolean> = Promise.resolve(false);
+  /** Watchers of the current attempt's rung folders (publish()'s trigger between steps). */
+  private watchers: FSWatcher[] = [];
 
   constructor(
     private readonly ctx: AppContext,
@@ -219,6 +237,7 @@ class ClassIngest {
     }
     await mkdir(this.dir('top'), { recursive: true });
     await mkdir(this.dir('low'), { recursive: true });
+    this.watch();
     const input = this.source === 'rtmp' ? this.rtmpInput() : this.srtInput();
     const hls = (rung: RungName) => [
       '-f',
@@ -265,7 +284,7 @@ class ClassIngest {
   private srtInput(): string[] {
     const key = openStreamKey(this.ctx.signingKey, this.row.id, this.row.streamKey);
     const url = `srt://${this.ctx.config.host}:${this.row.srtPort}?mode=listener&passphrase=${key}&pbkeylen=16`;
-    return inputArgs(url, 'mpegts');
+    return [...LIVE_PROBE, ...inputArgs(url, 'mpegts')];
   }
 
   /**
@@ -277,12 +296,46 @@ class ClassIngest {
     return [
       '-rw_timeout',
       '10000000',
+      ...LIVE_PROBE,
       ...inputArgs(`${this.ctx.config.live.rtmpPull}/${this.row.id}`, 'flv'),
     ];
   }
 
+  /**
+   * Publishes as soon as ffmpeg lists a segment (it rewrites its playlist then), rather than at the
+   * next step: the step (pollMs) still publishes too, should an event be missed.
+   */
+  private watch(): void {
+    this.unwatch();
+    for (const rung of ['top', 'low'] as const) {
+      try {
+        const watcher = watch(this.dir(rung), (_event, file) => {
+          if (this.finished || !file?.startsWith(PLAYLIST)) return;
+          this.publish().catch((error: unknown) =>
+            this.ctx.logger.warn({ classId: this.row.id, error: String(error) }, 'live ingest: publishing failed'),
+          );
+        });
+        watcher.on('error', () => watcher.close());
+        this.watchers.push(watcher);
+      } catch {
+        // No file-system events here: the step publishes.
+      }
+    }
+  }
+
+  private unwatch(): void {
+    for (const watcher of this.watchers) watcher.close();
+    this.watchers = [];
+  }
+
   /** Publishes what ffmpeg finished since the last call; answers whether anything was new. */
-  async publish(): Promise<boolean> {
+  publish(): Promise<boolean> {
+    const next = this.publishing.catch(() => false).then(() => this.publishNew());
+    this.publishing = next;
+    return next;
+  }
+
+  private async publishNew(): Promise<boolean> {
     let fresh = false;
     for (const rung of Object.values(this.rungs)) {
       const text = await readFile(path.join(this.dir(rung.name), PLAYLIST), 'utf8').catch(() => '');
@@ -424,6 +477,7 @@ class ClassIngest {
   async finish(): Promise<void> {
     if (this.finished) return;
     this.finished = true;
+    this.unwatch();
     this.listener?.abort();
     await this.running;
     await this.publish();
@@ -463,8 +517,10 @@ class ClassIngest {
   /** This node stops (shutdown): the listener goes, the class stays as it is for the next start. */
   async stop(): Promise<void> {
     this.finished = true;
+    this.unwatch();
     this.listener?.abort();
     await this.running;
+    await this.publishing.catch(() => undefined);
   }
 }
 

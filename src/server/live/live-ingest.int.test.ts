@@ -91,4 +91,23 @@ describe('live ingest over SRT', () => {
     expect(video!.status).toBe('ready');
     expect(video!.durationSeconds).toBeGreaterThan(6);
   }, 90_000);
+
+  it('publishes a segment as soon as ffmpeg lists it, not at the next step', async () => {
+    await ingest?.stop();
+    const { student, live } = await scheduledClass(server, admin, 'Live between steps');
+    const srtUrl = live.ingest.srtUrl.replace('localhost', '127.0.0.1');
+    // One step opens the listener and the next is an hour away: only ffmpeg's playlist changing publishes.
+    ingest = new LiveIngest(server.ctx, createMediaTools(server.ctx.config), 3_600_000);
+    await ingest.tick();
+    expect(ingest.active).toBe(1);
+    await new Promise((r) => setTimeout(r, 500)); // ffmpeg opening its socket
+    const publishing = publish(srtUrl, 6);
+    await bothRungs(`${server.url}/stream/videos/${live.videoId}/master.m3u8`, student.token);
+    const [row] = await server.ctx.db
+      .select({ status: liveClasses.status })
+      .from(liveClasses)
+      .where(eq(liveClasses.id, live._id));
+    expect(row!.status).toBe('live');
+    expect(await publishing).toBe(0);
+  }, 60_000);
 });

@@ -17,9 +17,11 @@ export const SEGMENT_FAILURES_IN_A_ROW = 6;
 /**
  * hls.js's distance from a live playlist's end (it applies to live playlists only; a lecture has an
  * end and never uses it): 1.5 live segments (ingest.ts, 2 s) instead of its default of three target
- * durations (12 s at the live playlists' target of 4 s). No `liveMaxLatencyDuration`: hls.js seeks
- * any viewer further behind than that to the edge at every playlist reload, paused or seeked back
- * through the class alike, and Back to live is the viewer's choice. Nor `maxLiveSyncPlaybackRate`:
+ * durations. hls.js never starts closer to the end than one target duration, which the live
+ * playlists keep at the segment length (ingest.ts) so that this holds. No
+ * `liveMaxLatencyDuration`: hls.js seeks any viewer further behind than that to the edge at every
+ * playlist reload, paused or seeked back through the class alike, and Back to live is the viewer's
+ * choice. Nor `maxLiveSyncPlaybackRate`:
  * it also puts a speed the student chose back to 1x whenever they are away from the edge.
  */
 export const LIVE_LATENCY = { liveSyncDuration: 3 } as const;

@@ -13,6 +13,7 @@ import { PLAYLIST, SEGMENT_PATTERN } from '../packaging/hls';
 import { segmentKey } from '../packaging/segment-keys';
 import { mediaKeys, UUID_PATTERN, type MediaStore } from '../../storage';
 import { ChildPlaylistCache } from './child-playlists';
+import { LinkReuse } from './link-reuse';
 import type { KeyRateLimit } from './key-limit';
 import type { PlaylistStore } from './playlists';
 import type { SegmentUrls } from './segment-urls';
@@ -51,6 +52,8 @@ const PERIOD = /^\d{1,6}$/;
 const CHILD_REUSE_MS = 5 * 60_000;
 /** What those kept playlists may take: ~60 sessions of a long S3 playlist, ~1,000 of node links. */
 const CHILD_CACHE_BYTES = 64 * 1024 * 1024;
+/** The links kept for the next version of a growing (live) playlist: ~300 viewers of a 90-minute class. */
+const LINK_REUSE = { maxChars: 64 * 1024 * 1024, maxEntries: 20_000 };
 
 const sessionHash = (session: string) => createHash('sha256').update(session).digest('base64url');
 /** An unreadable key is logged at most this often per process: every viewer of every video hits it. */
@@ -60,6 +63,7 @@ const UNREADABLE_LOG_MS = 60_000;
 export function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): void {
   const { ctx, auth, videoStores, tokens, playlists, segmentUrls, keyLimit, keyHold } = deps;
   const children = new ChildPlaylistCache({ maxBytes: CHILD_CACHE_BYTES, ttlMs: CHILD_REUSE_MS });
+  const reusable = new LinkReuse({ ...LINK_REUSE, reuseMs: CHILD_REUSE_MS });
   let unreadableLoggedAt = -Infinity;
 
   /**
@@ -185,7 +189,8 @@ export function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): void {
       : '';
     // The row's stamp names the packaged playlist's version (media:rekey and marking replace it).
     const version = `${id}/${rendition}/${video.updatedAt.getTime()}`;
-    const cacheKey = `${version}/${store.kind}/${sessionHash(session!)}/${code}`;
+    const viewer = `${store.kind}/${sessionHash(session!)}/${code}`;
+    const cacheKey = `${version}/${viewer}`;
     let text = children.get(cacheKey, nowMs);
     if (text === undefined) {
       text = await playlists.child(
@@ -194,7 +199,9 @@ export function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): void {
         rendition,
         version,
         (files) =>
-          segmentUrls[store.kind].uris({ store, videoId: id, rendition, files, session: session!, nowMs }),
+          reusable.links(`${id}/${rendition}/${viewer}`, files, nowMs, (more) =>
+            segmentUrls[store.kind].uris({ store, videoId: id, rendition, files: more, session: session!, nowMs }),
+          ),
         secret ? (segments) => sessionSequence(secret, code, segments) : undefined,
       );
       if (text === undefined) throw notFound(mediaMessages.videoNotFound);

@@ -28,7 +28,8 @@ export interface SegmentUrls {
 export function nodeSegmentUrls(tokens: PlaybackTokens): SegmentUrls {
   return {
     async uris({ videoId, rendition, files, session, nowMs }) {
-      return files.map((file) => `${file}?t=${tokens.sign(videoId, `${rendition}/${file}`, session, nowMs)}`);
+      const sign = tokens.signer(videoId, session, nowMs);
+      return files.map((file) => `${file}?t=${sign(`${rendition}/${file}`)}`);
     },
   };
 }

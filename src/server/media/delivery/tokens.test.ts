@@ -19,6 +19,12 @@ describe('segment link tokens', () => {
     expect(tokens.verify('video-1', FILE, token, session, now + 7 * 3600_000)).toBe(false);
   });
 
+  it('signs a playlist’s many links as it signs one', () => {
+    const sign = tokens.signer('video-1', session, now);
+    expect(sign(FILE)).toBe(tokens.sign('video-1', FILE, session, now));
+    expect(tokens.verify('video-1', 'v720/seg_00004.ts', sign('v720/seg_00004.ts'), session, now)).toBe(true);
+  });
+
   it("refuses the other forensic variant's name under a link made for one", () => {
     const a = 'v720/f_0123456789abcdef0123456789abcdef.ts';
     const b = 'v720/f_fedcba9876543210fedcba9876543210.ts';

@@ -21,19 +21,29 @@ export const purposeKey = (signingKey: Buffer, purpose: string) =>
  */
 export function playbackTokens(signingKey: Buffer) {
   const key = purposeKey(signingKey, 'lectern segment link v3');
-  const mac = (videoId: string, file: string, session: string, expiry: string) =>
+  const digest = (session: string) => createHash('sha256').update(session).digest();
+  const macOf = (videoId: string, file: string, sessionDigest: Buffer, expiry: string) =>
     createHmac('sha256', key)
       .update(`${videoId}:${file}:${expiry}:`)
-      .update(createHash('sha256').update(session).digest())
+      .update(sessionDigest)
       .digest()
       .subarray(0, 16)
       .toString('base64url');
+  const mac = (videoId: string, file: string, session: string, expiry: string) =>
+    macOf(videoId, file, digest(session), expiry);
 
   return {
     /** A link token for `file` (rendition/name) of `videoId`, for this session. */
     sign(videoId: string, file: string, session: string, nowMs: number): string {
       const expiry = Math.floor(nowMs / 1000 + LINK_SECONDS).toString(36);
       return `${expiry}.${mac(videoId, file, session, expiry)}`;
+    },
+
+    /** The same tokens for many files of one video and session (a playlist): the session hashed once. */
+    signer(videoId: string, session: string, nowMs: number): (file: string) => string {
+      const expiry = Math.floor(nowMs / 1000 + LINK_SECONDS).toString(36);
+      const sessionDigest = digest(session);
+      return (file) => `${expiry}.${macOf(videoId, file, sessionDigest, expiry)}`;
     },
 
     /** Whether `token` was made for `file` of `videoId` and this `session` cookie, and has not expired. */
