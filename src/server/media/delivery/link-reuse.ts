@@ -1,3 +1,5 @@
+import { BudgetedMap } from './budgeted-map';
+
 /**
  * The segment links last made for a session's playlist of one rendition, so that the next version
  * of a growing live playlist signs only its new segments: each published segment is a new version,
@@ -8,16 +10,14 @@
  * within a budget of characters and of entries, the oldest leaving first.
  */
 export class LinkReuse {
-  private readonly entries = new Map<
-    string,
-    { files: string[]; uris: string[] | undefined; madeAt: number; chars: number }
-  >();
-  private used = 0;
+  private readonly entries: BudgetedMap<{ files: string[]; uris: string[] | undefined; madeAt: number }>;
 
-  constructor(private readonly limits: { maxChars: number; maxEntries: number; reuseMs: number }) {}
+  constructor(private readonly limits: { maxChars: number; maxEntries: number; reuseMs: number }) {
+    this.entries = new BudgetedMap({ maxSize: limits.maxChars, maxEntries: limits.maxEntries });
+  }
 
   get chars(): number {
-    return this.used;
+    return this.entries.usedSize;
   }
 
   /** `files`' links: those kept for a prefix of them, then `make` for the rest. */
@@ -41,21 +41,7 @@ export class LinkReuse {
   }
 
   private keep(key: string, entry: { files: string[]; uris: string[] | undefined; madeAt: number }): void {
-    this.drop(key);
     const chars = key.length + (entry.uris?.reduce((sum, uri) => sum + uri.length, 0) ?? 0);
-    if (chars > this.limits.maxChars) return;
-    for (const oldest of this.entries.keys()) {
-      if (this.used + chars <= this.limits.maxChars && this.entries.size < this.limits.maxEntries) break;
-      this.drop(oldest);
-    }
-    this.entries.set(key, { ...entry, chars });
-    this.used += chars;
-  }
-
-  private drop(key: string): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.entries.delete(key);
-    this.used -= entry.chars;
+    this.entries.set(key, entry, chars);
   }
 }
