@@ -17,6 +17,8 @@
  * change (BASELINE) with their ratios.
  *
  *   npm run bench -- live      BENCH_LIVE_NO_BUILD=1 (use dist as it is)   BENCH_LIVE_SECONDS=20 (wrk, CPU)
+ *                              BENCH_LIVE_DATABASE=postgres (a database on TEST_DATABASE_URL's server,
+ *                              not the embedded one: what a school with this many viewers runs)
  *
  * The clock is not digits read back by OCR but 16 cells of a Gray code of the wall clock in 16 ms
  * steps (row A) above their inverse (row B), on a black band clear of the watermark: every cell
@@ -42,6 +44,7 @@ import { runIfMain } from '../test/support/child-main';
 import { TestClient } from '../test/support/http-client';
 import { randomPort } from '../test/support/live-encoder';
 import { startServerProcess, type ServerProcess } from '../test/support/processes';
+import { createTestDatabase } from '../test/support/databases';
 import { seedMigratedPglite } from '../test/support/school-image';
 import { ProcessSampler } from './proc-sampler';
 
@@ -695,6 +698,12 @@ export async function run(): Promise<boolean> {
       BACKUP_SCHEDULE: 'off',
       LIVE_SRT_PORTS: `${srt}-${srt + 3}`,
     };
+    if (process.env.BENCH_LIVE_DATABASE === 'postgres') {
+      const database = await createTestDatabase('postgres');
+      stops.push(() => database.drop());
+      env.DATABASE_URL = database.url;
+    }
+    console.log(`Database: ${env.DATABASE_URL ? 'PostgreSQL' : 'embedded (PGlite)'}`);
     const school = await seed(env);
     const server: ServerProcess = await startServerProcess(env);
     stops.unshift(() => server.stop());
