@@ -487,7 +487,10 @@ interface RungTimes {
 function watchIngest(dataDir: string, classId: string, videoId: string) {
   const rungs = { 720: 'top', 360: 'low' } as const;
   const times = new Map<number, RungTimes>(
-    Object.keys(rungs).map((h) => [Number(h), { listedAt: new Map(), publishedAt: new Map(), published: new Map() }]),
+    Object.keys(rungs).map((h) => [
+      Number(h),
+      { listedAt: new Map(), publishedAt: new Map(), published: new Map() },
+    ]),
   );
   const read = (file: string) => {
     try {
@@ -500,14 +503,18 @@ function watchIngest(dataDir: string, classId: string, videoId: string) {
     const now = Date.now();
     for (const [height, rung] of Object.entries(rungs)) {
       const t = times.get(Number(height))!;
-      const listed = read(path.join(dataDir, 'media', 'staging', `live-${classId}`, 'a1', rung, 'index.m3u8'));
+      const listed = read(
+        path.join(dataDir, 'media', 'staging', `live-${classId}`, 'a1', rung, 'index.m3u8'),
+      );
       listed
         .split('\n')
         .filter((l) => l && !l.startsWith('#'))
         .forEach((_, k) => {
           if (!t.listedAt.has(k)) t.listedAt.set(k, now);
         });
-      const published = parsePlaylist(read(path.join(dataDir, 'media', 'videos', videoId, `v${height}`, 'index.m3u8')));
+      const published = parsePlaylist(
+        read(path.join(dataDir, 'media', 'videos', videoId, `v${height}`, 'index.m3u8')),
+      );
       for (const [sn, segment] of published) {
         if (!t.publishedAt.has(sn)) t.publishedAt.set(sn, now);
         t.published.set(sn, segment);
@@ -830,8 +837,15 @@ export async function run(): Promise<boolean> {
 
     // The table, beside the baseline (BASELINE) with the ratio now / then.
     const median = (v: number[]) => (v.length ? percentile(v, 50) : NaN);
-    const rows: { name: string; value: string; then: string; ratio: number; target: string; note: string; pass: boolean }[] =
-      [];
+    const rows: {
+      name: string;
+      value: string;
+      then: string;
+      ratio: number;
+      target: string;
+      note: string;
+      pass: boolean;
+    }[] = [];
     const glassRow = (name: string, values: number[], thenS: number) => {
       const mid = median(values);
       rows.push({
@@ -853,7 +867,8 @@ export async function run(): Promise<boolean> {
     rows.push({
       name: 'CPU of one class (720p copy + 360p encode)',
       value:
-        `${cpu!.cores.toFixed(2)} core at ${cpu!.fps.toFixed(0)} fps` + (slow ? ` (≈ ${at30.toFixed(2)} at ${FPS})` : ''),
+        `${cpu!.cores.toFixed(2)} core at ${cpu!.fps.toFixed(0)} fps` +
+        (slow ? ` (≈ ${at30.toFixed(2)} at ${FPS})` : ''),
       then: `≈ ${BASELINE.cpuAt30} at ${FPS} fps`,
       ratio: at30 / BASELINE.cpuAt30,
       target: `≤ ${TARGET.cpuCores} core`,
@@ -870,10 +885,15 @@ export async function run(): Promise<boolean> {
       pass: reloads.p95 < TARGET.playlistP95Ms && reloads.errors === 0,
     });
     const widths = [52, 42, 26, 8, 18];
-    const line = (cells: string[]) => cells.map((c, i) => (i < widths.length ? c.padEnd(widths[i]!) : c)).join('');
-    console.log(`\n  ${line(['figure', 'measured', `then: ${BASELINE.when}`, 'ratio', 'target', 'elsewhere'])}`);
+    const line = (cells: string[]) =>
+      cells.map((c, i) => (i < widths.length ? c.padEnd(widths[i]!) : c)).join('');
+    console.log(
+      `\n  ${line(['figure', 'measured', `then: ${BASELINE.when}`, 'ratio', 'target', 'elsewhere'])}`,
+    );
     for (const r of rows)
-      console.log(`${r.pass ? '  ' : '✗ '}${line([r.name, r.value, r.then, `${r.ratio.toFixed(2)}x`, r.target, r.note])}`);
+      console.log(
+        `${r.pass ? '  ' : '✗ '}${line([r.name, r.value, r.then, `${r.ratio.toFixed(2)}x`, r.target, r.note])}`,
+      );
     console.log(`  Load average (1 / 5 min): ${loads.join('; ')}`);
     console.log(
       `  Where the picture's time went (medians over the ${parts.segments} segments the player listed): capture of a ` +
