@@ -32,6 +32,7 @@ const klass = (
     rtmpUrl: 'rtmp://live.school.test:1935/live',
     streamKey: KEY,
   },
+  recording: null,
 });
 
 function attendance(id: string, students: LiveAttendanceStudent[]) {
