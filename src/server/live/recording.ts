@@ -251,7 +251,8 @@ export function recordingHandler(ctx: AppContext, deps: PackagingDeps): JobHandl
             signal,
             save: (p: RecordingProgress) => saveRecordingProgress(ctx.db, classId, p),
             stepOf: (p) => `${p.step} ${p.part ?? ''}`,
-            onSaveError: (error) => run.log.warn({ err: error, classId }, 'could not save recording progress'),
+            onSaveError: (error) =>
+              run.log.warn({ err: error, classId }, 'could not save recording progress'),
             // Back in the queue, the job's own state says it waits; its next attempt clears the step.
             interrupt: () => Promise.resolve(),
           },

@@ -15,6 +15,7 @@ import { classWhen } from './class-form';
 import { DeleteClassModal, EditClassModal, RotateKeyModal } from './ClassModals';
 import { AttendanceSection } from './AttendanceSection';
 import { IngestPanel } from './IngestPanel';
+import { RecordingPanel } from './RecordingStatus';
 import { StatusBadge } from './StatusBadge';
 
 const back = (
@@ -26,8 +27,8 @@ const back = (
 );
 
 /**
- * /adminlive/:classId: one class for staff of its course: when, its status, where the encoder sends
- * it (key hidden until shown, copy buttons, a new key after a confirmation), edit and delete, and
+ * /adminlive/:classId: one class for staff of its course: when, its status (once ended, where its
+ * recording's packaging is), where the encoder sends it (key hidden until shown, copy buttons, a new key after a confirmation), edit and delete, and
  * who attended. The class comes from the staff list (it holds only the classes this member manages).
  */
 export default function LiveClassPage() {
@@ -106,6 +107,7 @@ function ClassView({ live }: { live: AdminLiveClass }) {
               <StatusBadge status={live.status} />
             </Fact>
           </SimpleGrid>
+          {live.recording && <RecordingPanel recording={live.recording} />}
           <Anchor component={Link} to={`/course/${live.courseId}?video=${live.videoId}`} size="sm">
             {live.status === 'ended' ? 'Watch the recording' : 'Open the class as students see it'}
           </Anchor>
