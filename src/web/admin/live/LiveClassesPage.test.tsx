@@ -296,7 +296,11 @@ describe("an ended class's recording", () => {
     });
     renderRoute(<LiveClassesPage />, { path: '/adminlive' });
     await screen.findByRole('link', { name: 'Packaging class' });
-    expect(rowOf('Waiting class')).toHaveTextContent('Recording waiting to be packaged');
+    // No note after it (the next cell's date follows): its first attempt has not failed.
+    expect(rowOf('Waiting class')).toHaveTextContent(/Recording waiting to be packaged\d/);
+    expect(rowOf('Retrying class')).toHaveTextContent(
+      'Recording waiting to be packaged (after a failed attempt)',
+    );
     expect(rowOf('Packaging class')).toHaveTextContent(
       'Preparing the recording: step 3 of 4 (renditions 2 of 3)',
     );

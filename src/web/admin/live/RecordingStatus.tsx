@@ -67,7 +67,9 @@ export function RecordingLine({ recording }: { recording: LiveRecording }) {
           {title}
           {recording.state === 'packaging' && detail
             ? `: ${detail.charAt(0).toLowerCase()}${detail.slice(1)}`
-            : ''}
+            : recording.state === 'waiting' && recording.message
+              ? ' (after a failed attempt)'
+              : ''}
         </Text>
       </Group>
       {failed && (
