@@ -28,8 +28,8 @@ const back = (
 
 /**
  * /adminlive/:classId: one class for staff of its course: when, its status (once ended, where its
- * recording's packaging is), where the encoder sends it (key hidden until shown, copy buttons, a new key after a confirmation), edit and delete, and
- * who attended. The class comes from the staff list (it holds only the classes this member manages).
+ * recording's packaging is), where the encoder sends it (key hidden until shown, copy buttons, a new
+ * key after a confirmation), edit and delete, and who attended. The class comes from the staff list (it holds only the classes this member manages).
  */
 export default function LiveClassPage() {
   const { classId } = useParams();
@@ -108,9 +108,16 @@ function ClassView({ live }: { live: AdminLiveClass }) {
             </Fact>
           </SimpleGrid>
           {live.recording && <RecordingPanel recording={live.recording} />}
-          <Anchor component={Link} to={`/course/${live.courseId}?video=${live.videoId}`} size="sm">
-            {live.status === 'ended' ? 'Watch the recording' : 'Open the class as students see it'}
-          </Anchor>
+          {/* An ended class gets its recording job whenever it was streamed (ingest.ts): none, no recording. */}
+          {live.status === 'ended' && !live.recording ? (
+            <Text size="sm" c="dimmed">
+              No recording: nothing was streamed to this class.
+            </Text>
+          ) : (
+            <Anchor component={Link} to={`/course/${live.courseId}?video=${live.videoId}`} size="sm">
+              {live.status === 'ended' ? 'Watch the recording' : 'Open the class as students see it'}
+            </Anchor>
+          )}
         </Section>
         {live.status !== 'ended' && (
           <Section id="live-class-ingest" title="Streaming from OBS">

@@ -51,7 +51,7 @@ function school(
   initial = [
     klass('k1', 'Closures, live', 'live', '2026-11-29T10:00:00.000Z'),
     klass('k2', 'Async, live', 'scheduled', '2026-12-02T10:00:00.000Z'),
-    klass('k3', 'Arrays, live', 'ended', '2026-11-20T10:00:00.000Z'),
+    { ...klass('k3', 'Arrays, live', 'ended', '2026-11-20T10:00:00.000Z'), recording: { state: 'done' } },
   ],
 ) {
   let list = initial;
@@ -397,6 +397,18 @@ describe("an ended class's recording", () => {
       'href',
       '/course/c1?video=v-r4',
     );
+  });
+
+  it('says a class ended without a stream has no recording', async () => {
+    fakeServer({
+      'GET /api/admin/video/courses': () => ({ body: { course: [course] } }),
+      'GET /api/admin/live-classes': () => ({ body: { classes: [ended('r6', 'Unstreamed class', null)] } }),
+      'GET /api/admin/live-classes/r6/attendance': () => ({ body: attendance('r6', []) }),
+    });
+    renderRoute(<LiveClassPage />, { path: '/adminlive/:classId', url: '/adminlive/r6' });
+    expect(await screen.findByText('No recording: nothing was streamed to this class.')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Watch the recording' })).toBeNull();
+    expect(screen.queryByTestId('recording-panel')).toBeNull();
   });
 
   it('shows no recording for a class not ended', async () => {
