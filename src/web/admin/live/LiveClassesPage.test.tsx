@@ -307,7 +307,7 @@ describe("an ended class's recording", () => {
     expect(rowOf('Ready class')).toHaveTextContent('Recording ready');
     expect(rowOf('Failed class')).toHaveTextContent(
       'Recording packaging failed' +
-        'Reason: the live recording has no playlist. The recording still plays as streamed.',
+        'The recording still plays as streamed. Reason: the live recording has no playlist.',
     );
     // One line a row (the class page's own test shows none for a class not ended).
     expect(screen.getAllByTestId('recording-line')).toHaveLength(classes.length);

@@ -74,8 +74,8 @@ export function RecordingLine({ recording }: { recording: LiveRecording }) {
       </Group>
       {failed && (
         <Text size="xs" c="dimmed" lineClamp={2} style={{ overflowWrap: 'anywhere' }}>
-          {reason(detail)}
-          {STILL_PLAYS}
+          {/* That it still plays first: at 390 px the clamp may cut the reason (the page has it whole). */}
+          {STILL_PLAYS} {reason(detail)}
         </Text>
       )}
     </Stack>
