@@ -25,6 +25,9 @@ export const SEGMENT_FAILURES_IN_A_ROW = 6;
  * it also puts a speed the student chose back to 1x whenever they are away from the edge.
  */
 export const LIVE_LATENCY = { liveSyncDuration: 3 } as const;
+/** How long after a live stream's first picture its start delay is taken back, and from how far off. */
+const LIVE_CATCH_UP_AFTER_MS = 2_000;
+const LIVE_CATCH_UP_SECONDS = 0.75;
 
 /** Whether the browser plays HLS by itself (Safari, iOS, recent Chromium). */
 export function nativeHlsSupported(video: HTMLVideoElement): boolean {
@@ -152,6 +155,29 @@ export async function attachStream(
     const { details } = data;
     options.onLive?.(live ? () => hls.liveSyncPosition ?? details.edge : null);
   });
+  // hls.js fixes a live stream's position when it starts and then plays at 1x, so whatever the
+  // start cost (the first playlist, key and segment on a busy machine: 1-2 s seen) stays as extra
+  // delay for the whole class. Once, shortly after the picture first moves, a viewer who has not
+  // paused or seeked since is brought to the hold-back (a seek within what is buffered).
+  let catchUp: ReturnType<typeof setTimeout> | undefined;
+  let firstPlaying = true;
+  const onPlaying = () => {
+    if (!firstPlaying) return;
+    firstPlaying = false;
+    if (!live || (options.startAt ?? 0) > 0) return;
+    catchUp = setTimeout(() => {
+      const to = hls.liveSyncPosition;
+      if (!live || video.paused || to === null || to - video.currentTime <= LIVE_CATCH_UP_SECONDS) return;
+      playerLog(`live catch-up ${video.currentTime.toFixed(1)} -> ${to.toFixed(1)}`);
+      video.currentTime = to;
+    }, LIVE_CATCH_UP_AFTER_MS);
+  };
+  const cancelCatchUp = () => clearTimeout(catchUp);
+  // Seeks before the first picture are hls.js's own start; one after it is the student's.
+  const onSeeking = () => !firstPlaying && cancelCatchUp();
+  video.addEventListener('playing', onPlaying);
+  video.addEventListener('pause', cancelCatchUp);
+  video.addEventListener('seeking', onSeeking);
   const logEvent = (event: string, data?: { frag?: { sn: number | string; level: number; start: number } }) =>
     playerLog(
       `hls ${event}${data?.frag ? ` sn=${data.frag.sn} l=${data.frag.level} @${data.frag.start}` : ''}`,
@@ -229,6 +255,10 @@ export async function attachStream(
       stopRescues();
       video.removeEventListener('play', resumeHeld);
       video.removeEventListener('seeking', resumeHeld);
+      video.removeEventListener('playing', onPlaying);
+      video.removeEventListener('pause', cancelCatchUp);
+      video.removeEventListener('seeking', onSeeking);
+      cancelCatchUp();
       hls.destroy();
     },
   };
