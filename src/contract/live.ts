@@ -53,6 +53,31 @@ export const LiveIngest = z.strictObject({
   streamKey: z.string(),
 });
 
+/**
+ * Where the packaging of an ended class's recording is (the `live.recording` job): waiting for a
+ * worker (or to try again after a failed attempt), packaging (its step, and within it the part of
+ * how many), done, or failed with the reason. The recording plays as streamed meanwhile and after a
+ * failure.
+ */
+export const RecordingState = z.enum(['waiting', 'packaging', 'done', 'failed']);
+export type RecordingState = z.infer<typeof RecordingState>;
+
+/** The packaging's steps in order (docs/LIVE.md "The recording"): the ladder is marked or not. */
+export const RecordingStep = z.enum(['source', 'poster', 'renditions', 'marked renditions', 'search index']);
+export type RecordingStep = z.infer<typeof RecordingStep>;
+
+export const LiveRecording = z.strictObject({
+  state: RecordingState,
+  /** While packaging: the step it reported last (absent until its first). */
+  step: RecordingStep.optional(),
+  /** Within the step, when it has parts (the renditions): the one it is on, from 1, of how many. */
+  part: z.number().int().optional(),
+  parts: z.number().int().optional(),
+  /** Failed: why; waiting after a failed attempt: why that attempt failed. One line. */
+  message: z.string().optional(),
+});
+export type LiveRecording = z.infer<typeof LiveRecording>;
+
 export const AdminLiveClass = z.strictObject({
   _id: z.string(),
   videoId: z.string(),
@@ -63,6 +88,8 @@ export const AdminLiveClass = z.strictObject({
   minutes: z.number().int(),
   status: LiveClassStatus,
   ingest: LiveIngest,
+  /** The recording's packaging once the class ended with a stream; null before, or with none. */
+  recording: LiveRecording.nullable(),
 });
 export type AdminLiveClass = z.infer<typeof AdminLiveClass>;
 

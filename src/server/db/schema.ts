@@ -878,6 +878,15 @@ export const liveClasses = pgTable(
     /** When the first segment arrived, and when the recording got its end. */
     liveAt: at('live_at'),
     endedAt: at('ended_at'),
+    /**
+     * The `live.recording` job packaging the recording once the class ended (its state and failure
+     * are the job's own row), and the step it reported last (live/recording-progress.ts): a step of
+     * the packaging, and within it the part it is on of how many (the renditions).
+     */
+    recordingJobId: uuid('recording_job_id'),
+    recordingStep: text('recording_step'),
+    recordingPart: integer('recording_part'),
+    recordingParts: integer('recording_parts'),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type { SearchHit } from '../../contract/search';
-import { jobs, searchIndexState, videos } from '../db/schema';
+import { jobs, liveClasses, searchIndexState, videos } from '../db/schema';
 import { JobRunner } from '../jobs/runner';
 import type { JobRunContext } from '../jobs/types';
 import { queueNewVideos } from '../search/index-queue';
@@ -153,8 +153,8 @@ describe('a live class recording packaged as a lecture', () => {
       const [queued] = await recordingJobs(server);
       const stopping = new AbortController();
       const log = {
-        info: (fields: { step?: string }) => {
-          if (fields.step === 'rendition v360') stopping.abort(new Error('worker stopping'));
+        info: (fields: { step?: string; part?: number }) => {
+          if (fields.step === 'renditions' && fields.part === 2) stopping.abort(new Error('worker stopping'));
         },
         warn: () => {},
         error: () => {},
@@ -170,6 +170,13 @@ describe('a live class recording packaged as a lecture', () => {
         '#EXT-X-PLAYLIST-TYPE:EVENT',
       );
       expect(await store.head(mediaKeys.source(live.videoId))).toBeDefined();
+      // The step it reached is on the class for the staff's screens (recording-progress.ts).
+      const [reached] = await server.ctx.db.select().from(liveClasses).where(eq(liveClasses.id, live._id));
+      expect([reached!.recordingStep, reached!.recordingPart, reached!.recordingParts]).toEqual([
+        'renditions',
+        2,
+        2,
+      ]);
 
       // The job, claimed again, resumes: the first rendition is left as it is.
       const seconds = await runQueue(server);
@@ -184,6 +191,10 @@ describe('a live class recording packaged as a lecture', () => {
       expect(video!.forensicSecret).toBeNull();
       expect(video!.store).toBe('local');
       expect(await store.head(mediaKeys.source(live.videoId))).toBeUndefined();
+      const staffList = await admin.get('/api/admin/live-classes');
+      expect(staffList.body.classes.find((c: { _id: string }) => c._id === live._id).recording).toEqual({
+        state: 'done',
+      });
 
       // The same routes play the packaged recording: remuxed, 6 s segments under new names, the
       // whole class across the reconnect.

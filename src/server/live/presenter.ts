@@ -1,4 +1,4 @@
-import type { AdminLiveClass, StudentLiveClass } from '../../contract/live';
+import type { AdminLiveClass, LiveRecording, StudentLiveClass } from '../../contract/live';
 import type { LiveConfig } from '../config';
 import type { liveClasses } from '../db/schema';
 import { openStreamKey } from './stream-keys';
@@ -15,8 +15,13 @@ export function ingestOf(live: Pick<LiveConfig, 'ingestHost' | 'rtmpUrl'>, row: 
   };
 }
 
-/** A class as staff of its course see it: with its ingest. */
-export function presentAdminClass(live: LiveConfig, signingKey: Buffer, row: LiveClassRow): AdminLiveClass {
+/** A class as staff of its course see it: with its ingest and its recording's packaging (recording-progress.ts). */
+export function presentAdminClass(
+  live: LiveConfig,
+  signingKey: Buffer,
+  row: LiveClassRow,
+  recording: LiveRecording | null,
+): AdminLiveClass {
   const key = openStreamKey(signingKey, row.id, row.streamKey);
   return {
     _id: row.id,
@@ -28,6 +33,7 @@ export function presentAdminClass(live: LiveConfig, signingKey: Buffer, row: Liv
     minutes: row.minutes,
     status: row.status,
     ingest: ingestOf(live, row, key),
+    recording,
   };
 }
 

@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { createWriteStream } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -5,8 +6,10 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
+import { liveClasses } from '../db/schema';
 import { enqueueJob } from '../jobs/queue';
-import { isRetryLater, PermanentJobError, type JobHandler } from '../jobs/types';
+import { runWithProgress } from '../jobs/run-progress';
+import { isRetryLater, PermanentJobError, type JobHandler, type JobRunContext } from '../jobs/types';
 import {
   audioPlanFor,
   ladderFor,
@@ -32,6 +35,7 @@ import { queueIndexing } from '../search/index-queue';
 import { inputArgs, type MediaTools } from '../storage/ffmpeg';
 import { mediaKeys, readText, renditionName, type MediaStore } from '../storage';
 import { RECORDING_ATTEMPTS, RECORDING_PRIORITY } from './job-types';
+import { saveRecordingProgress, type RecordingProgress } from './recording-progress';
 
 /** A rendition still serving the class's live segments (ingest.ts writes EVENT playlists). */
 export const isLivePlaylist = (playlist: string | undefined) =>
@@ -44,14 +48,19 @@ export const isLivePlaylist = (playlist: string | undefined) =>
  */
 const replacingName = (file: string) => file.replace(/\.ts$/, '_k.ts');
 
-/** Queues the packaging of a class's recording; in the transaction that ends the class. */
-export function queueRecording(db: Db, classId: string, videoId: string) {
-  return enqueueJob(
+/**
+ * Queues the packaging of a class's recording, in the transaction that ends the class; the class
+ * names its job, whose state the staff's answers show (recording-progress.ts).
+ */
+export async function queueRecording(db: Db, classId: string, videoId: string) {
+  const jobId = await enqueueJob(
     db,
     'live.recording',
     { classId, videoId },
     { priority: RECORDING_PRIORITY, maxAttempts: RECORDING_ATTEMPTS },
   );
+  await db.update(liveClasses).set({ recordingJobId: jobId }).where(eq(liveClasses.id, classId));
+  return jobId;
 }
 
 /** The heights among `renditions` whose playlist still lists live segments. */
@@ -111,17 +120,17 @@ async function replaceUnmarked(
   ctx: AppContext,
   tools: MediaTools,
   input: InPlaceWork,
-  progress: (step: string) => void,
+  progress: (p: RecordingProgress) => void,
 ): Promise<number[]> {
   const { videoId, store, source, probe, run, signal } = input;
   const plan = planFor(probe);
   const top = plan.kind === 'encode' ? plan.height : probe.video!.height;
   const heights = [top, ...ladderFor(probe.video!.height).filter((h) => h !== top)];
-  for (const height of heights) {
+  for (const [i, height] of heights.entries()) {
     const rendition = renditionName(height);
     const current = await readText(store, mediaKeys.videoFile(videoId, rendition, PLAYLIST));
     if (current !== undefined && !isLivePlaylist(current)) continue; // an earlier run did it
-    progress(`rendition ${rendition}`);
+    progress({ step: 'renditions', part: i + 1, parts: heights.length });
     const name = `${videoId}.recording.${rendition}`;
     try {
       const dir = await ctx.media.scratch.folder(name);
@@ -153,6 +162,61 @@ async function replaceUnmarked(
 }
 
 /**
+ * The recording's packaging proper, each step skipped when an earlier run did it (see
+ * recordingHandler); `progress` hears each step as it starts.
+ */
+async function packageRecording(
+  ctx: AppContext,
+  tools: MediaTools,
+  input: { videoId: string; renditions: number[]; store: MediaStore; name: string; run: JobRunContext },
+  signal: AbortSignal,
+  progress: (p: RecordingProgress) => void,
+): Promise<void> {
+  const { videoId, store, name, run } = input;
+  const { scratch } = ctx.media;
+  const started = performance.now();
+  const live = await liveHeights(store, videoId, input.renditions);
+  if (!live.length && !(await store.head(mediaKeys.source(videoId)))) return; // done before
+  let source = await sourceFile(store, scratch, videoId, name);
+  if (!source) {
+    progress({ step: 'source' });
+    await storeRecordingSource(ctx, tools, store, { videoId, height: live[0]!, name, signal });
+    source = await sourceFile(store, scratch, videoId, name);
+    if (!source) throw new Error('the recording source was not stored');
+  }
+  const probe = await tools.probe(source, signal);
+  if (!probe?.video) throw new PermanentJobError('ffprobe found no readable video stream in the recording');
+  if (!(await store.head(mediaKeys.poster(videoId)))) {
+    progress({ step: 'poster' });
+    const poster = scratch.path(`${name}.poster.jpg`);
+    try {
+      await writePoster(tools, { source, file: poster, durationSeconds: probe.durationSeconds, signal });
+      await store.put(mediaKeys.poster(videoId), { file: poster }, { contentType: 'image/jpeg' });
+    } finally {
+      await scratch.remove(`${name}.poster.jpg`);
+    }
+  }
+  let kept: number[];
+  if (ctx.config.forensicMarks) {
+    progress({ step: 'marked renditions' });
+    if (!(await markRenditions(ctx, tools, { videoId, store, source, probe, run, signal })))
+      throw new VideoWorkCancelled('the video is gone');
+    kept = (await packagingState(ctx, videoId))?.renditions ?? [];
+  } else kept = await replaceUnmarked(ctx, tools, { videoId, store, source, probe, run, signal }, progress);
+  await dropRenditionsBut(ctx, store, videoId, kept);
+  progress({ step: 'search index' });
+  // As an upload's index job would (search/index-job.ts), here so it reads the source before it goes.
+  await searchIndexHandler(ctx, { tools })({ videoId }, run).catch((error: unknown) => {
+    if (run.signal.aborted || isRetryLater(error)) throw error;
+    // The sources' states say what failed; the admin can index it again (search:index).
+    run.log.warn({ videoId, error: String(error) }, 'live recording: the search index failed');
+  });
+  await assertStillWanted(ctx, run, signal);
+  await store.delete(mediaKeys.source(videoId));
+  ctx.metrics.packagingDuration.observe({ kind: 'recording' }, (performance.now() - started) / 1000);
+}
+
+/**
  * Job `live.recording`, queued when a streamed class ends (ingest.ts `finish`): the recording, which
  * plays as its live renditions meanwhile, is packaged as an upload is, from the live top rung
  * decrypted into a source file. In order, each step skipped when an earlier run did it (a run that
@@ -165,8 +229,10 @@ async function replaceUnmarked(
  * 4. the search index (captions, text on screen, speech), read from the source;
  * 5. the source removed.
  *
- * Progress goes to the log step by step; `lectern_packaging_duration_seconds{kind="recording"}` times
- * the whole, and the queue's `lectern_jobs{type="live.recording"}` counts the jobs.
+ * Each step goes to the log and to the class's row as it starts (runWithProgress, as the backup and
+ * trace jobs save theirs; recording-progress.ts shows it to the staff with the job's own state);
+ * `lectern_packaging_duration_seconds{kind="recording"}` times the whole, and the queue's
+ * `lectern_jobs{type="live.recording"}` counts the jobs.
  */
 export function recordingHandler(ctx: AppContext, deps: PackagingDeps): JobHandler<'live.recording'> {
   const { tools } = deps;
@@ -174,59 +240,30 @@ export function recordingHandler(ctx: AppContext, deps: PackagingDeps): JobHandl
   return async ({ classId, videoId }, run) => {
     const video = await packagingState(ctx, videoId);
     if (!video || video.status !== 'ready') return; // deleted, or never streamed
-    const store = ctx.media.of(video.store);
     const name = `${videoId}.recording`;
-    const progress = (step: string) => run.log.info({ classId, videoId, step }, 'live recording: packaging');
+    const input = { videoId, renditions: video.renditions, store: ctx.media.of(video.store), name, run };
+    // A new attempt starts its steps afresh (a resumed run skips what an earlier one did).
+    await saveRecordingProgress(ctx.db, classId, null);
     try {
       await trackVideoWork(ctx, videoId, run.signal, async (signal) => {
-        const started = performance.now();
-        const live = await liveHeights(store, videoId, video.renditions);
-        if (!live.length && !(await store.head(mediaKeys.source(videoId)))) return; // done before
-        let source = await sourceFile(store, scratch, videoId, name);
-        if (!source) {
-          progress('source');
-          await storeRecordingSource(ctx, tools, store, { videoId, height: live[0]!, name, signal });
-          source = await sourceFile(store, scratch, videoId, name);
-          if (!source) throw new Error('the recording source was not stored');
-        }
-        const probe = await tools.probe(source, signal);
-        if (!probe?.video)
-          throw new PermanentJobError('ffprobe found no readable video stream in the recording');
-        if (!(await store.head(mediaKeys.poster(videoId)))) {
-          progress('poster');
-          const poster = scratch.path(`${name}.poster.jpg`);
-          try {
-            await writePoster(tools, {
-              source,
-              file: poster,
-              durationSeconds: probe.durationSeconds,
-              signal,
-            });
-            await store.put(mediaKeys.poster(videoId), { file: poster }, { contentType: 'image/jpeg' });
-          } finally {
-            await scratch.remove(`${name}.poster.jpg`);
-          }
-        }
-        let kept: number[];
-        if (ctx.config.forensicMarks) {
-          progress('marked renditions');
-          if (!(await markRenditions(ctx, tools, { videoId, store, source, probe, run, signal })))
-            throw new VideoWorkCancelled('the video is gone');
-          kept = (await packagingState(ctx, videoId))?.renditions ?? [];
-        } else
-          kept = await replaceUnmarked(ctx, tools, { videoId, store, source, probe, run, signal }, progress);
-        await dropRenditionsBut(ctx, store, videoId, kept);
-        progress('search index');
-        // As an upload's index job would (search/index-job.ts), here so it reads the source before it goes.
-        await searchIndexHandler(ctx, { tools })({ videoId }, run).catch((error: unknown) => {
-          if (run.signal.aborted || isRetryLater(error)) throw error;
-          // The sources' states say what failed; the admin can index it again (search:index).
-          run.log.warn({ videoId, error: String(error) }, 'live recording: the search index failed');
-        });
-        await assertStillWanted(ctx, run, signal);
-        await store.delete(mediaKeys.source(videoId));
-        ctx.metrics.packagingDuration.observe({ kind: 'recording' }, (performance.now() - started) / 1000);
-        progress('done');
+        const outcome = await runWithProgress(
+          {
+            signal,
+            save: (p: RecordingProgress) => saveRecordingProgress(ctx.db, classId, p),
+            stepOf: (p) => `${p.step} ${p.part ?? ''}`,
+            onSaveError: (error) =>
+              run.log.warn({ err: error, classId }, 'could not save recording progress'),
+            // Back in the queue, the job's own state says it waits; its next attempt clears the step.
+            interrupt: () => Promise.resolve(),
+          },
+          (report) =>
+            packageRecording(ctx, tools, input, signal, (p) => {
+              run.log.info({ classId, videoId, ...p }, 'live recording: packaging');
+              report(p);
+            }),
+        );
+        if (!outcome.ok) throw outcome.error;
+        run.log.info({ classId, videoId, step: 'done' }, 'live recording: packaging');
       });
     } catch (error) {
       if (run.signal.aborted || error instanceof VideoWorkCancelled || isRetryLater(error)) throw error;

@@ -19,7 +19,8 @@ import {
   rotateStreamKey,
   updateLiveClass,
 } from './classes';
-import { presentAdminClass, presentStudentClass } from './presenter';
+import { presentAdminClass, presentStudentClass, type LiveClassRow } from './presenter';
+import { presentRecording, recordingJobsOf } from './recording-progress';
 import { queueCancellation } from './reminders';
 
 /**
@@ -29,8 +30,14 @@ import { queueCancellation } from './reminders';
  * they cannot open is a 403.
  */
 export const liveRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx, auth }) => {
-  const present = (row: Parameters<typeof presentAdminClass>[2]) =>
-    presentAdminClass(ctx.config.live, ctx.signingKey, row);
+  /** Classes as staff see them, with their recordings' jobs read in one query. */
+  async function presentAll(rows: LiveClassRow[]) {
+    const jobs = await recordingJobsOf(ctx.db, rows);
+    return rows.map((row) =>
+      presentAdminClass(ctx.config.live, ctx.signingKey, row, presentRecording(row, jobs)),
+    );
+  }
+  const present = async (row: LiveClassRow) => (await presentAll([row]))[0]!;
 
   /** Students: the course must be open to them (enrolled, not expired or revoked); staff: theirs. */
   async function requireCourseView(
@@ -59,7 +66,7 @@ export const liveRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx, a
     'POST /api/admin/live-classes': async ({ session, body }) =>
       present(await createLiveClass(ctx, session.user.id, body)),
     'GET /api/admin/live-classes': async ({ session }) => ({
-      classes: (await listLiveClasses(ctx.db, courseScope(session))).map(present),
+      classes: await presentAll(await listLiveClasses(ctx.db, courseScope(session))),
     }),
     'PATCH /api/admin/live-classes/:classId': async ({ params, body }) => {
       const row = await requireLiveClass(ctx.db, params.classId);

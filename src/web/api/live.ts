@@ -1,5 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { liveMessages, type LiveClassCreateBody, type LiveClassUpdateBody } from '../../contract/live';
+import {
+  liveMessages,
+  type AdminLiveClass,
+  type LiveClassCreateBody,
+  type LiveClassUpdateBody,
+} from '../../contract/live';
 import { call, calling } from './client';
 
 /** Live classes in the back office (/adminlive, docs/LIVE.md): staff of a course schedule its classes. */
@@ -10,13 +15,21 @@ export const liveKeys = {
 
 /** How often the list is asked again: a class turns live or ended on its own. */
 export const LIVE_LIST_POLL_MS = 30_000;
+/** How often while a recording is being packaged (as the videos list while one is processing). */
+export const RECORDING_POLL_MS = 2_000;
 
-/** GET /api/admin/live-classes: the classes of the courses this staff member may manage, with their ingest. */
+const packaging = (c: AdminLiveClass) =>
+  c.recording?.state === 'waiting' || c.recording?.state === 'packaging';
+
+/**
+ * GET /api/admin/live-classes: the classes of the courses this staff member may manage, with their
+ * ingest and their recordings' packaging; asked again sooner while a recording is on its way.
+ */
 export function useLiveClasses() {
-  return useQuery({
+  return useQuery<AdminLiveClass[]>({
     queryKey: liveKeys.all,
     queryFn: calling('GET /api/admin/live-classes', {}, (r) => r.classes),
-    refetchInterval: LIVE_LIST_POLL_MS,
+    refetchInterval: (query) => (query.state.data?.some(packaging) ? RECORDING_POLL_MS : LIVE_LIST_POLL_MS),
   });
 }
 

@@ -15,6 +15,7 @@ import { classWhen } from './class-form';
 import { DeleteClassModal, EditClassModal, RotateKeyModal } from './ClassModals';
 import { AttendanceSection } from './AttendanceSection';
 import { IngestPanel } from './IngestPanel';
+import { RecordingPanel } from './RecordingStatus';
 import { StatusBadge } from './StatusBadge';
 
 const back = (
@@ -26,9 +27,9 @@ const back = (
 );
 
 /**
- * /adminlive/:classId: one class for staff of its course: when, its status, where the encoder sends
- * it (key hidden until shown, copy buttons, a new key after a confirmation), edit and delete, and
- * who attended. The class comes from the staff list (it holds only the classes this member manages).
+ * /adminlive/:classId: one class for staff of its course: when, its status (once ended, where its
+ * recording's packaging is), where the encoder sends it (key hidden until shown, copy buttons, a new
+ * key after a confirmation), edit and delete, and who attended. The class comes from the staff list (it holds only the classes this member manages).
  */
 export default function LiveClassPage() {
   const { classId } = useParams();
@@ -106,9 +107,17 @@ function ClassView({ live }: { live: AdminLiveClass }) {
               <StatusBadge status={live.status} />
             </Fact>
           </SimpleGrid>
-          <Anchor component={Link} to={`/course/${live.courseId}?video=${live.videoId}`} size="sm">
-            {live.status === 'ended' ? 'Watch the recording' : 'Open the class as students see it'}
-          </Anchor>
+          {live.recording && <RecordingPanel recording={live.recording} />}
+          {/* An ended class gets its recording job whenever it was streamed (ingest.ts): none, no recording. */}
+          {live.status === 'ended' && !live.recording ? (
+            <Text size="sm" c="dimmed">
+              No recording: nothing was streamed to this class.
+            </Text>
+          ) : (
+            <Anchor component={Link} to={`/course/${live.courseId}?video=${live.videoId}`} size="sm">
+              {live.status === 'ended' ? 'Watch the recording' : 'Open the class as students see it'}
+            </Anchor>
+          )}
         </Section>
         {live.status !== 'ended' && (
           <Section id="live-class-ingest" title="Streaming from OBS">

@@ -32,6 +32,7 @@ const klass = (
     rtmpUrl: 'rtmp://live.school.test:1935/live',
     streamKey: KEY,
   },
+  recording: null,
 });
 
 function attendance(id: string, students: LiveAttendanceStudent[]) {
@@ -50,7 +51,7 @@ function school(
   initial = [
     klass('k1', 'Closures, live', 'live', '2026-11-29T10:00:00.000Z'),
     klass('k2', 'Async, live', 'scheduled', '2026-12-02T10:00:00.000Z'),
-    klass('k3', 'Arrays, live', 'ended', '2026-11-20T10:00:00.000Z'),
+    { ...klass('k3', 'Arrays, live', 'ended', '2026-11-20T10:00:00.000Z'), recording: { state: 'done' } },
   ],
 ) {
   let list = initial;
@@ -271,6 +272,150 @@ describe("a class's page", () => {
     school();
     renderRoute(<LiveClassPage />, { path: '/adminlive/:classId', url: '/adminlive/nope' });
     expect(await screen.findByText(liveMessages.notFound)).toBeInTheDocument();
+  });
+});
+
+describe("an ended class's recording", () => {
+  const ended = (id: string, title: string, recording: AdminLiveClass['recording']) => ({
+    ...klass(id, title, 'ended', '2026-11-20T10:00:00.000Z'),
+    recording,
+  });
+  const classes = [
+    ended('r1', 'Waiting class', { state: 'waiting' }),
+    ended('r2', 'Packaging class', { state: 'packaging', step: 'renditions', part: 2, parts: 3 }),
+    ended('r3', 'Ready class', { state: 'done' }),
+    ended('r4', 'Failed class', { state: 'failed', message: 'the live recording has no playlist' }),
+    ended('r5', 'Retrying class', { state: 'waiting', message: 'S3 said 503 Slow Down' }),
+  ];
+  const rowOf = (title: string) => screen.getByRole('row', { name: new RegExp(title) });
+
+  it('says on each row where the packaging is, in words', async () => {
+    fakeServer({
+      'GET /api/admin/video/courses': () => ({ body: { course: [course] } }),
+      'GET /api/admin/live-classes': () => ({ body: { classes } }),
+    });
+    renderRoute(<LiveClassesPage />, { path: '/adminlive' });
+    await screen.findByRole('link', { name: 'Packaging class' });
+    // No note after it (the next cell's date follows): its first attempt has not failed.
+    expect(rowOf('Waiting class')).toHaveTextContent(/Recording waiting to be packaged\d/);
+    expect(rowOf('Retrying class')).toHaveTextContent(
+      'Recording waiting to be packaged (after a failed attempt)',
+    );
+    expect(rowOf('Packaging class')).toHaveTextContent(
+      'Preparing the recording: step 3 of 4 (renditions 2 of 3)',
+    );
+    expect(rowOf('Ready class')).toHaveTextContent('Recording ready');
+    expect(rowOf('Failed class')).toHaveTextContent(
+      'Recording packaging failed' +
+        'The recording still plays as streamed. Reason: the live recording has no playlist.',
+    );
+    // One line a row (the class page's own test shows none for a class not ended).
+    expect(screen.getAllByTestId('recording-line')).toHaveLength(classes.length);
+    expect(labelInNameMismatches()).toEqual([]);
+  });
+
+  it('asks again every 2 s while a recording is packaging, and shows it ready', async () => {
+    let list = [ended('r2', 'Packaging class', { state: 'packaging', step: 'source' })];
+    const server = fakeServer({
+      'GET /api/admin/video/courses': () => ({ body: { course: [course] } }),
+      'GET /api/admin/live-classes': () => {
+        const answer = { body: { classes: list } };
+        list = [ended('r2', 'Packaging class', { state: 'done' })];
+        return answer;
+      },
+    });
+    renderRoute(<LiveClassesPage />, { path: '/adminlive' });
+    expect(
+      await screen.findByText(/Preparing the recording: step 1 of 4 \(saving the source\)/),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(rowOf('Packaging class')).toHaveTextContent('Recording ready'), {
+      timeout: 4000,
+    });
+    const asked = server.calls.filter((c) => c.path === '/api/admin/live-classes').length;
+    // Nothing on its way any more: back to the list's slow pace (30 s).
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(server.calls.filter((c) => c.path === '/api/admin/live-classes')).toHaveLength(asked);
+  });
+
+  it("shows the class page's progress bar while packaging", async () => {
+    fakeServer({
+      'GET /api/admin/video/courses': () => ({ body: { course: [course] } }),
+      'GET /api/admin/live-classes': () => ({ body: { classes } }),
+      'GET /api/admin/live-classes/r2/attendance': () => ({ body: attendance('r2', []) }),
+    });
+    renderRoute(<LiveClassPage />, { path: '/adminlive/:classId', url: '/adminlive/r2' });
+    const panel = await screen.findByTestId('recording-panel');
+    expect(panel).toHaveTextContent('Preparing the recording');
+    expect(within(panel).getByRole('progressbar', { name: 'Recording packaging' })).toHaveAttribute(
+      'aria-valuetext',
+      'Preparing the recording: Step 3 of 4 (renditions 2 of 3)',
+    );
+    expect(panel).toHaveTextContent(
+      'Step 3 of 4 (renditions 2 of 3). Meanwhile the recording plays as streamed.',
+    );
+  });
+
+  it('says on the class page when the recording waits, and why its last attempt failed', async () => {
+    fakeServer({
+      'GET /api/admin/video/courses': () => ({ body: { course: [course] } }),
+      'GET /api/admin/live-classes': () => ({ body: { classes } }),
+      'GET /api/admin/live-classes/r5/attendance': () => ({ body: attendance('r5', []) }),
+    });
+    renderRoute(<LiveClassPage />, { path: '/adminlive/:classId', url: '/adminlive/r5' });
+    const panel = await screen.findByTestId('recording-panel');
+    expect(panel).toHaveTextContent('Recording waiting to be packaged');
+    expect(panel).toHaveTextContent(
+      'The last attempt failed (S3 said 503 Slow Down); it will be tried again. Meanwhile the recording plays as streamed.',
+    );
+    expect(within(panel).getByRole('progressbar', { name: 'Recording packaging' })).toBeInTheDocument();
+  });
+
+  it('says on the class page that the recording is ready', async () => {
+    fakeServer({
+      'GET /api/admin/video/courses': () => ({ body: { course: [course] } }),
+      'GET /api/admin/live-classes': () => ({ body: { classes } }),
+      'GET /api/admin/live-classes/r3/attendance': () => ({ body: attendance('r3', []) }),
+    });
+    renderRoute(<LiveClassPage />, { path: '/adminlive/:classId', url: '/adminlive/r3' });
+    const panel = await screen.findByTestId('recording-panel');
+    expect(panel).toHaveTextContent('Recording readyThe recording is packaged as a lecture of the course.');
+    expect(within(panel).queryByRole('progressbar')).toBeNull();
+  });
+
+  it('says on the class page why the packaging failed, and that the recording still plays', async () => {
+    fakeServer({
+      'GET /api/admin/video/courses': () => ({ body: { course: [course] } }),
+      'GET /api/admin/live-classes': () => ({ body: { classes } }),
+      'GET /api/admin/live-classes/r4/attendance': () => ({ body: attendance('r4', []) }),
+    });
+    renderRoute(<LiveClassPage />, { path: '/adminlive/:classId', url: '/adminlive/r4' });
+    const panel = await screen.findByTestId('recording-panel');
+    expect(panel).toHaveTextContent(
+      'Recording packaging failedReason: the live recording has no playlist. The recording still plays as streamed.',
+    );
+    expect(screen.getByRole('link', { name: 'Watch the recording' })).toHaveAttribute(
+      'href',
+      '/course/c1?video=v-r4',
+    );
+  });
+
+  it('says a class ended without a stream has no recording', async () => {
+    fakeServer({
+      'GET /api/admin/video/courses': () => ({ body: { course: [course] } }),
+      'GET /api/admin/live-classes': () => ({ body: { classes: [ended('r6', 'Unstreamed class', null)] } }),
+      'GET /api/admin/live-classes/r6/attendance': () => ({ body: attendance('r6', []) }),
+    });
+    renderRoute(<LiveClassPage />, { path: '/adminlive/:classId', url: '/adminlive/r6' });
+    expect(await screen.findByText('No recording: nothing was streamed to this class.')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Watch the recording' })).toBeNull();
+    expect(screen.queryByTestId('recording-panel')).toBeNull();
+  });
+
+  it('shows no recording for a class not ended', async () => {
+    school();
+    renderRoute(<LiveClassPage />, { path: '/adminlive/:classId', url: '/adminlive/k1' });
+    expect(await screen.findByRole('heading', { name: 'Closures, live' })).toBeInTheDocument();
+    expect(screen.queryByTestId('recording-panel')).toBeNull();
   });
 });
 

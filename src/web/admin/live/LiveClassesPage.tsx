@@ -22,6 +22,7 @@ import {
   type ClassFormValues,
 } from './class-form';
 import { DeleteClassModal, EditClassModal } from './ClassModals';
+import { RecordingLine } from './RecordingStatus';
 import { StatusBadge } from './StatusBadge';
 
 const GROUPS = [
@@ -34,7 +35,8 @@ const GROUPS = [
  * /adminlive: live classes of the courses this staff member manages (docs/LIVE.md). Schedule one
  * (course, title, description, start, length; the server refuses a start outside the opening hours
  * with its reason shown under the form), and see, edit or delete the classes live now, upcoming and
- * ended. A class's page (/adminlive/:classId) has its ingest addresses, key and attendance.
+ * ended; an ended class's row says where its recording's packaging is (asked again every 2 s while
+ * one is on its way). A class's page (/adminlive/:classId) has its ingest addresses, key and attendance.
  */
 export default function LiveClassesPage() {
   const courses = useAdminCourses('video');
@@ -161,6 +163,7 @@ function ClassGroup({
                 <Text size="xs" hiddenFrom="sm">
                   {classWhen(c, formatDateTime)}
                 </Text>
+                {c.recording && <RecordingLine recording={c.recording} />}
               </Table.Td>
               <Table.Td visibleFrom="sm">
                 <Text size="sm">{classWhen(c, formatDateTime)}</Text>
