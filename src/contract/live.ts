@@ -53,6 +53,17 @@ export const LiveIngest = z.strictObject({
   streamKey: z.string(),
 });
 
+/** What a student sees of a class: no ingest. */
+export const StudentLiveClass = z.strictObject({
+  _id: z.string(),
+  videoId: z.string(),
+  title: z.string(),
+  startsAt: z.string(),
+  minutes: z.number().int(),
+  status: LiveClassStatus,
+});
+export type StudentLiveClass = z.infer<typeof StudentLiveClass>;
+
 /**
  * Where the packaging of an ended class's recording is (the `live.recording` job): waiting for a
  * worker (or to try again after a failed attempt), packaging (its step, and within it the part of
@@ -78,33 +89,18 @@ export const LiveRecording = z.strictObject({
 });
 export type LiveRecording = z.infer<typeof LiveRecording>;
 
+/** What staff see of a class: the student's view with its course, description, ingest and recording. */
 export const AdminLiveClass = z.strictObject({
-  _id: z.string(),
-  videoId: z.string(),
+  ...StudentLiveClass.shape,
   courseId: z.string(),
-  title: z.string(),
   description: z.string(),
-  startsAt: z.string(),
-  minutes: z.number().int(),
-  status: LiveClassStatus,
-  ingest: LiveIngest,
   /** The recording's packaging once the class ended with a stream; null before, or with none. */
   recording: LiveRecording.nullable(),
+  ingest: LiveIngest,
 });
 export type AdminLiveClass = z.infer<typeof AdminLiveClass>;
 
 export const AdminLiveClassList = z.strictObject({ classes: z.array(AdminLiveClass) });
-
-/** What a student sees of a class: no ingest. */
-export const StudentLiveClass = z.strictObject({
-  _id: z.string(),
-  videoId: z.string(),
-  title: z.string(),
-  startsAt: z.string(),
-  minutes: z.number().int(),
-  status: LiveClassStatus,
-});
-export type StudentLiveClass = z.infer<typeof StudentLiveClass>;
 
 export const liveMessages = {
   notFound: 'No such live class.',

@@ -47,6 +47,16 @@ function attendance(id: string, students: LiveAttendanceStudent[]) {
   };
 }
 
+/** The class page of `id` (no one attended yet) over `list`, the admin's classes. */
+function openClassPage(id: string, list: AdminLiveClass[]) {
+  fakeServer({
+    'GET /api/admin/video/courses': () => ({ body: { course: [course] } }),
+    'GET /api/admin/live-classes': () => ({ body: { classes: list } }),
+    [`GET /api/admin/live-classes/${id}/attendance`]: () => ({ body: attendance(id, []) }),
+  });
+  renderRoute(<LiveClassPage />, { path: '/adminlive/:classId', url: `/adminlive/${id}` });
+}
+
 function school(
   initial = [
     klass('k1', 'Closures, live', 'live', '2026-11-29T10:00:00.000Z'),
@@ -338,12 +348,7 @@ describe("an ended class's recording", () => {
   });
 
   it("shows the class page's progress bar while packaging", async () => {
-    fakeServer({
-      'GET /api/admin/video/courses': () => ({ body: { course: [course] } }),
-      'GET /api/admin/live-classes': () => ({ body: { classes } }),
-      'GET /api/admin/live-classes/r2/attendance': () => ({ body: attendance('r2', []) }),
-    });
-    renderRoute(<LiveClassPage />, { path: '/adminlive/:classId', url: '/adminlive/r2' });
+    openClassPage('r2', classes);
     const panel = await screen.findByTestId('recording-panel');
     expect(panel).toHaveTextContent('Preparing the recording');
     expect(within(panel).getByRole('progressbar', { name: 'Recording packaging' })).toHaveAttribute(
@@ -356,12 +361,7 @@ describe("an ended class's recording", () => {
   });
 
   it('says on the class page when the recording waits, and why its last attempt failed', async () => {
-    fakeServer({
-      'GET /api/admin/video/courses': () => ({ body: { course: [course] } }),
-      'GET /api/admin/live-classes': () => ({ body: { classes } }),
-      'GET /api/admin/live-classes/r5/attendance': () => ({ body: attendance('r5', []) }),
-    });
-    renderRoute(<LiveClassPage />, { path: '/adminlive/:classId', url: '/adminlive/r5' });
+    openClassPage('r5', classes);
     const panel = await screen.findByTestId('recording-panel');
     expect(panel).toHaveTextContent('Recording waiting to be packaged');
     expect(panel).toHaveTextContent(
@@ -371,24 +371,14 @@ describe("an ended class's recording", () => {
   });
 
   it('says on the class page that the recording is ready', async () => {
-    fakeServer({
-      'GET /api/admin/video/courses': () => ({ body: { course: [course] } }),
-      'GET /api/admin/live-classes': () => ({ body: { classes } }),
-      'GET /api/admin/live-classes/r3/attendance': () => ({ body: attendance('r3', []) }),
-    });
-    renderRoute(<LiveClassPage />, { path: '/adminlive/:classId', url: '/adminlive/r3' });
+    openClassPage('r3', classes);
     const panel = await screen.findByTestId('recording-panel');
     expect(panel).toHaveTextContent('Recording readyThe recording is packaged as a lecture of the course.');
     expect(within(panel).queryByRole('progressbar')).toBeNull();
   });
 
   it('says on the class page why the packaging failed, and that the recording still plays', async () => {
-    fakeServer({
-      'GET /api/admin/video/courses': () => ({ body: { course: [course] } }),
-      'GET /api/admin/live-classes': () => ({ body: { classes } }),
-      'GET /api/admin/live-classes/r4/attendance': () => ({ body: attendance('r4', []) }),
-    });
-    renderRoute(<LiveClassPage />, { path: '/adminlive/:classId', url: '/adminlive/r4' });
+    openClassPage('r4', classes);
     const panel = await screen.findByTestId('recording-panel');
     expect(panel).toHaveTextContent(
       'Recording packaging failedReason: the live recording has no playlist. The recording still plays as streamed.',
@@ -400,12 +390,7 @@ describe("an ended class's recording", () => {
   });
 
   it('says a class ended without a stream has no recording', async () => {
-    fakeServer({
-      'GET /api/admin/video/courses': () => ({ body: { course: [course] } }),
-      'GET /api/admin/live-classes': () => ({ body: { classes: [ended('r6', 'Unstreamed class', null)] } }),
-      'GET /api/admin/live-classes/r6/attendance': () => ({ body: attendance('r6', []) }),
-    });
-    renderRoute(<LiveClassPage />, { path: '/adminlive/:classId', url: '/adminlive/r6' });
+    openClassPage('r6', [ended('r6', 'Unstreamed class', null)]);
     expect(await screen.findByText('No recording: nothing was streamed to this class.')).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Watch the recording' })).toBeNull();
     expect(screen.queryByTestId('recording-panel')).toBeNull();
