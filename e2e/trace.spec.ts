@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { normalizeCode } from '../src/contract/playback';
+import { CODE_ALPHABET, normalizeCode } from '../src/contract/playback';
 import { adminShots, adminSignIn, openScreen } from './admin-setup';
 import type { Lectern } from './lectern';
 import { ocr, signInStudent, startOneVideoClass } from './watch-setup';
@@ -183,9 +183,11 @@ test.describe('leak tracing', () => {
     ] as const) {
       let best = watched.code.length;
       let captionShown = false;
-      // Up to six frames of the cue (all inside it: 0.5 s apart): tesseract may misread the code over
-      // a busy picture (a CI run read a plainly legible code with six characters wrong, three times).
-      for (let i = 0; i < 6 && (best > 1 || !captionShown); i++) {
+      // Up to eight frames of the cue (all inside it: 0.5 s apart): tesseract may misread the code
+      // over a busy picture (a CI run read a plainly legible code with six characters wrong, three
+      // times; another, two wrong in six frames). A reading that misses is read again in the code's
+      // own symbols, as a person tracing a leak would read it knowing its alphabet.
+      for (let i = 0; i < 8 && (best > 1 || !captionShown); i++) {
         await video.evaluate(
           (v: HTMLVideoElement, seconds) =>
             new Promise<void>((resolve) => {
@@ -195,9 +197,18 @@ test.describe('leak tracing', () => {
           at + i * 0.5,
         );
         await watched.page.waitForTimeout(300);
-        const text = await ocr(await watched.page.screenshot(), `captioned-${at}-${i}`);
+        const shot = await watched.page.screenshot();
+        const text = await ocr(shot, `captioned-${at}-${i}`);
         best = Math.min(best, misreadCharacters(text, watched.code));
         captionShown ||= /TRUST|ESCAPE|RENDER/.test(text.toUpperCase());
+        if (best > 1)
+          best = Math.min(
+            best,
+            misreadCharacters(
+              await ocr(shot, `captioned-${at}-${i}-code`, { only: `${CODE_ALPHABET}-` }),
+              watched.code,
+            ),
+          );
       }
       expect(captionShown, `${moment}: the caption is on the picture`).toBe(true);
       expect(best, `${moment}: the code reads with at most one character wrong`).toBeLessThanOrEqual(1);

@@ -12,12 +12,16 @@ import { activateStudent, AdminApi, makeLectureClip, type CreatedStudent } from 
  * letters): bright video behind the caption's translucent box otherwise bleeds into the letters and
  * tesseract misreads them, depending on the (random) test clip.
  */
-export async function ocr(png: Buffer, name: string, { whiteTextOnly = false } = {}): Promise<string> {
+export async function ocr(
+  png: Buffer,
+  name: string,
+  { whiteTextOnly = false, only }: { whiteTextOnly?: boolean; only?: string } = {},
+): Promise<string> {
   const file = path.join(tmpdir(), `lectern-ocr-${process.pid}-${name}.png`);
   await writeFile(file, png);
   const filters = ['scale=iw*2:ih*2:flags=lanczos', 'format=gray'];
   if (whiteTextOnly) filters.push(lightTextOnly(249));
-  return readText(file, filters.join(','));
+  return readText(file, filters.join(','), only);
 }
 
 /** Signs a student in through the API, in the page's cookie jar. */
