@@ -12,14 +12,13 @@
  *                                     BENCH_DATABASE_URL=embedded, or neither set: PGlite on disk
  *   RUSH_CPU_PROFILE=<dir>            the server writes a V8 CPU profile there (open in Chrome DevTools)
  */
-import { createRequire } from 'node:module';
 import { execFile, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { cp, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir, uptime } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { build } from 'esbuild';
+import { bundleServerEntries } from '../scripts/server-bundle.mjs';
 import { loadConfig } from '../src/server/config';
 import { benchDatabase } from '../test/support/databases';
 import { freePort } from '../test/support/processes';
@@ -112,34 +111,10 @@ async function uploadSource(): Promise<string> {
   return file;
 }
 
-/** The production server bundle, built from the current source beside node_modules (so its imports resolve). */
-const requireFromHere = createRequire(import.meta.url);
-
+/** The production server bundle, built from the current source as `npm run build:server` builds it. */
 export async function bundleServer(): Promise<string> {
   const out = path.join(root, 'node_modules', '.cache', 'lectern-rush', String(process.pid));
-  await build({
-    entryPoints: [path.join(root, 'src/server/main.ts')],
-    outdir: out,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22.19',
-    packages: 'external',
-    logLevel: 'warning',
-    // As scripts/build-server.mjs does: JSON from npm packages (webvtt-parser's entity table) is
-    // bundled, since Node refuses a JSON module imported without its type attribute.
-    plugins: [
-      {
-        name: 'bundle-package-json',
-        setup(b) {
-          b.onResolve({ filter: /^[^./].*\.json$/ }, (args) => ({
-            path: requireFromHere.resolve(args.path),
-          }));
-        },
-      },
-    ],
-  });
-  await cp(path.join(root, 'drizzle'), path.join(out, 'migrations'), { recursive: true });
+  await bundleServerEntries(['main'], out);
   return out;
 }
 

@@ -18,6 +18,16 @@ function newestSource(): number {
 let bundleIsFresh: boolean | undefined;
 
 /**
+ * V8 flags of the servers and CLI runs the tests start. `--liftoff-only`: PGlite's 9 MB of
+ * WebAssembly run as V8's baseline compiler makes it, without recompiling the hot functions with the
+ * optimizing one in the background. A test's process lives seconds and answers a few hundred queries,
+ * so that recompiling never paid for itself: a seeded server's first 12 s took 4.4 CPU-seconds with
+ * it off against 6.9 (docs/TESTING.md). Same code, same answers; only speed differs, and speed is
+ * judged by the benchmarks and the rush, which start their servers as `npm start` does.
+ */
+export const TEST_NODE_FLAGS = (process.env.TEST_NODE_FLAGS ?? '--liftoff-only').split(' ').filter(Boolean);
+
+/**
  * How to start a server entry of ours (`main` or `cli`) as a real Node process: the built bundle
  * (dist/server, what `npm start` runs) when it is newer than every source file, as in `npm test`
  * where the build comes first; else the TypeScript source through tsx, as `npm run cli` does. The
@@ -32,7 +42,10 @@ export function serverCommand(entry: 'main' | 'cli'): string[] {
       return false;
     }
   })();
-  return bundleIsFresh ? [`dist/server/${entry}.js`] : ['--import', 'tsx', `src/server/${entry}.ts`];
+  return [
+    ...TEST_NODE_FLAGS,
+    ...(bundleIsFresh ? [`dist/server/${entry}.js`] : ['--import', 'tsx', `src/server/${entry}.ts`]),
+  ];
 }
 
 /** Runs a server entry of ours (serverCommand) as a real Node process, as `npm run` would. */
@@ -178,6 +191,7 @@ export async function startBuiltServer({
   cwd,
   unset = [],
   ready,
+  nodeFlags = TEST_NODE_FLAGS,
 }: {
   env?: Record<string, string>;
   main?: string;
@@ -190,6 +204,12 @@ export async function startBuiltServer({
   unset?: string[];
   /** Started only once this also holds of its output (a line the start prints last). */
   ready?: (output: string) => boolean;
+  /**
+   * Node's flags: TEST_NODE_FLAGS by default. The browser tiers' servers serve minutes of playback
+   * and pass `[]` (V8's default, as `npm start`): the baseline-only flag is measured on the short
+   * processes of the Vitest tiers, not on theirs.
+   */
+  nodeFlags?: string[];
 }): Promise<BuiltServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), prefix));
   // Unless the caller names a database (or runs another build, whose schema may differ), the server
@@ -215,7 +235,11 @@ export async function startBuiltServer({
   };
   for (const name of unset) delete serverEnv[name];
   if (seeded) delete serverEnv.DATABASE_URL;
-  const child = spawn(process.execPath, [main], { cwd, env: serverEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeFlags, main], {
+    cwd,
+    env: serverEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   stopOnExit(child);
   let output = '';
   child.stdout?.on('data', (d) => (output += d));

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import * as Ed25519Multikey from '@digitalbazaar/ed25519-multikey';
+import type * as Ed25519Multikey from '@digitalbazaar/ed25519-multikey';
 import { desc, eq, isNull } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import { issuerKeys } from '../db/schema';
@@ -68,10 +68,15 @@ function writeKeyFile(dataDir: string, key: KeyFile): void {
   renameSync(temp, fileOf(dataDir));
 }
 
+/** Loaded at the first key rather than at every start, as the signing libraries are (credential.ts). */
+const multikeys = () => import('@digitalbazaar/ed25519-multikey');
+
 async function asIssuerKey(file: KeyFile): Promise<IssuerKey> {
   const did = didKeyOf(file.publicKeyMultibase);
   const verificationMethod = verificationMethodOf(file.publicKeyMultibase);
-  const keyPair = await Ed25519Multikey.from({
+  const keyPair = await (
+    await multikeys()
+  ).from({
     ...file,
     type: 'Multikey',
     id: verificationMethod,
@@ -81,7 +86,7 @@ async function asIssuerKey(file: KeyFile): Promise<IssuerKey> {
 }
 
 async function generated(): Promise<KeyFile> {
-  const pair = await Ed25519Multikey.generate();
+  const pair = await (await multikeys()).generate();
   return { publicKeyMultibase: pair.publicKeyMultibase, secretKeyMultibase: pair.secretKeyMultibase! };
 }
 

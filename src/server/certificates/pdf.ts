@@ -1,6 +1,4 @@
 import { createRequire } from 'node:module';
-import PDFDocument from 'pdfkit';
-import QRCode from 'qrcode';
 
 const require = createRequire(import.meta.url);
 /** DejaVu, from an npm package, embedded (subset) in every PDF: a reader needs no font of its own. */
@@ -22,6 +20,11 @@ export interface PrintedCertificate {
 
 /** The certificate as an A4 landscape PDF, with a QR code of its public verification page. */
 export async function certificatePdf(c: PrintedCertificate): Promise<Buffer> {
+  // Loaded at the first certificate, not at every start of a server or a CLI run.
+  const [{ default: PDFDocument }, { default: QRCode }] = await Promise.all([
+    import('pdfkit'),
+    import('qrcode'),
+  ]);
   const qr = await QRCode.toBuffer(c.verifyUrl, {
     type: 'png',
     errorCorrectionLevel: 'M',

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 
 export interface Mail {
@@ -25,23 +24,30 @@ export function createMailer(options: {
   outboxDir: string;
   logger: FastifyBaseLogger;
 }): Mailer {
+  // nodemailer is loaded at the first mail, not at every start of a server or a CLI run.
+  const nodemailer = async () => (await import('nodemailer')).default;
   if (options.smtpUrl) {
-    const transport = nodemailer.createTransport(options.smtpUrl, {
-      connectionTimeout: 10_000,
-      greetingTimeout: 10_000,
-      socketTimeout: 20_000,
-    } as object);
+    const smtpUrl = options.smtpUrl;
+    let transport: ReturnType<typeof smtpTransport> | undefined;
+    const smtpTransport = async () =>
+      (await nodemailer()).createTransport(smtpUrl, {
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 20_000,
+      } as object);
     return {
       async send(mail) {
-        await transport.sendMail({ from: options.from, ...mail });
+        await (await (transport ??= smtpTransport())).sendMail({ from: options.from, ...mail });
       },
-      close: () => transport.close(),
+      close: () => void transport?.then((t) => t.close()),
     };
   }
-  const outbox = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  let outbox: ReturnType<typeof outboxTransport> | undefined;
+  const outboxTransport = async () =>
+    (await nodemailer()).createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(mail) {
-      const info = await outbox.sendMail({ from: options.from, ...mail });
+      const info = await (await (outbox ??= outboxTransport())).sendMail({ from: options.from, ...mail });
       await mkdir(options.outboxDir, { recursive: true });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const file = path.join(options.outboxDir, `${stamp}-${randomBytes(3).toString('hex')}.eml`);
@@ -49,6 +55,6 @@ export function createMailer(options: {
       // The path, never the body: the body may hold a code or a password.
       options.logger.info({ to: mail.to, file }, 'no SMTP_URL set: mail written to the outbox');
     },
-    close: () => outbox.close(),
+    close: () => void outbox?.then((t) => t.close()),
   };
 }

@@ -1,18 +1,22 @@
 import { createHash } from 'node:crypto';
 import { and, asc, count, eq, isNotNull, lt } from 'drizzle-orm';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
-import { isoBase64URL } from '@simplewebauthn/server/helpers';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { Db } from '../db/client';
 import { hasRow } from '../db/has-row';
 import { adminFactors, adminPasskeyChallenges, adminPasskeys } from '../db/schema';
 import { isUniqueViolation } from '../db/unique-violation';
+
+/**
+ * The WebAuthn library (with its ASN.1 and COSE stack, about 0.2 CPU-seconds of module loading),
+ * loaded at the first passkey ceremony rather than at every start of a server or a CLI run.
+ */
+const webauthn = async () => {
+  const [server, { isoBase64URL }] = await Promise.all([
+    import('@simplewebauthn/server'),
+    import('@simplewebauthn/server/helpers'),
+  ]);
+  return { ...server, isoBase64URL };
+};
 
 /** A WebAuthn challenge lives this long: the browser's prompt, and a person finding their key. */
 export const PASSKEY_CHALLENGE_SECONDS = 5 * 60;
@@ -131,6 +135,7 @@ export function passkeyStore(db: Db, rp: RelyingParty) {
       now: Date,
     ) {
       const existing = await listOf(user.id);
+      const { generateRegistrationOptions } = await webauthn();
       const options = await generateRegistrationOptions({
         rpName: rp.name,
         rpID,
@@ -161,6 +166,7 @@ export function passkeyStore(db: Db, rp: RelyingParty) {
     ): Promise<PasskeyRow | 'known' | undefined> {
       const expected = await expectedFor(sessionId, 'register', now);
       if (!expected) return undefined;
+      const { verifyRegistrationResponse, isoBase64URL } = await webauthn();
       const verified = await whenVerified(() =>
         verifyRegistrationResponse({ response, ...expected, supportedAlgorithmIDs: ALGORITHMS }),
       );
@@ -190,6 +196,7 @@ export function passkeyStore(db: Db, rp: RelyingParty) {
     async authenticationOptions(userId: string, sessionId: string, now: Date) {
       const existing = await listOf(userId);
       if (!existing.length) return undefined;
+      const { generateAuthenticationOptions } = await webauthn();
       const options = await generateAuthenticationOptions({
         rpID,
         timeout: PASSKEY_CHALLENGE_SECONDS * 1000,
@@ -217,6 +224,7 @@ export function passkeyStore(db: Db, rp: RelyingParty) {
         .from(adminPasskeys)
         .where(and(eq(adminPasskeys.userId, userId), eq(adminPasskeys.credentialId, response.id)));
       if (!passkey) return undefined;
+      const { verifyAuthenticationResponse, isoBase64URL } = await webauthn();
       const verified = await whenVerified(() =>
         verifyAuthenticationResponse({
           response,

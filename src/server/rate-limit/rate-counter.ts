@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Clock } from '../clock';
 
 /** Fixed-window counters shared by every node (Redis) or kept by this process (memory). */
@@ -87,14 +87,19 @@ if n == 1 then redis.call('DEL', KEYS[1]) end
 return 0`;
 
 export class RedisRateCounter implements RateCounter {
-  private readonly redis: Redis;
+  /** ioredis is loaded only where REDIS_URL is set, not at every start of a server or a CLI run. */
+  private readonly client: Promise<Redis>;
 
   constructor(url: string) {
-    this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, keyPrefix: 'lectern:rate:' });
+    this.client = import('ioredis').then(
+      ({ Redis }) =>
+        new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, keyPrefix: 'lectern:rate:' }),
+    );
   }
 
   async hit(key: string, windowMs: number) {
-    const [[, count], , [, ttl]] = (await this.redis
+    const redis = await this.client;
+    const [[, count], , [, ttl]] = (await redis
       .multi()
       .incr(key)
       .pexpire(key, windowMs, 'NX')
@@ -105,11 +110,12 @@ export class RedisRateCounter implements RateCounter {
 
   async giveBack(key: string) {
     // Only an existing window: a DECR on a key that just expired would leave -1 with no expiry.
-    await this.redis.eval(GIVE_BACK, 1, key);
+    await (await this.client).eval(GIVE_BACK, 1, key);
   }
 
   async peek(key: string) {
-    const [[, count], [, ttl]] = (await this.redis.multi().get(key).pttl(key).exec()) as [
+    const redis = await this.client;
+    const [[, count], [, ttl]] = (await redis.multi().get(key).pttl(key).exec()) as [
       [null, string | null],
       [null, number],
     ];
@@ -117,14 +123,14 @@ export class RedisRateCounter implements RateCounter {
   }
 
   async reset(key: string) {
-    await this.redis.del(key);
+    await (await this.client).del(key);
   }
 
   async ping() {
-    await this.redis.ping();
+    await (await this.client).ping();
   }
 
   async close() {
-    this.redis.disconnect();
+    (await this.client).disconnect();
   }
 }

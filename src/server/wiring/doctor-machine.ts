@@ -3,7 +3,6 @@ import { execFile } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import nodemailer from 'nodemailer';
 import { SETTING_NAMES, type Config } from '../config';
 import { diskCheck, freeBytes } from '../health/checks';
 import { oneLine } from '../health/readiness';
@@ -52,6 +51,7 @@ export function nodeLine(version = process.version, execPath = process.execPath)
 
 export async function mailLine(config: Readonly<Config>): Promise<DoctorLine> {
   if (config.smtpUrl) {
+    const { default: nodemailer } = await import('nodemailer');
     const transport = nodemailer.createTransport(config.smtpUrl);
     try {
       await Promise.race([
