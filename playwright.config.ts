@@ -5,11 +5,13 @@ export default defineConfig({
   testDir: 'e2e',
   timeout: 120_000,
   expect: { timeout: 15_000 },
-  // Two spec files at a time: each starts its own server process, SMTP server and data folder
-  // (e2e/lectern.ts), so files share nothing; the tests inside a file stay in order. On two cores
-  // this took the tier from ~750 s to 476 s with all 43 passing; more workers only queue for CPU.
+  // Three spec files at a time: each starts its own server process, SMTP server and data folder
+  // (e2e/lectern.ts), so files share nothing; the tests inside a file stay in order. Two took the tier
+  // from ~750 s to 476 s when each file's trace screencast the player; without that filmstrip the
+  // tier beside the engines left the machine a quarter idle, and a third file took it from 572 s to
+  // 466 s (49 of 49, the same 841 CPU-seconds).
   fullyParallel: false,
-  workers: 2,
+  workers: 3,
   retries: 0,
   // Per-file times and counts to test-results/timings.json (scripts/test-timings.mjs).
   reporter: [['list'], ['./e2e/timings-reporter.ts']],
@@ -33,7 +35,10 @@ export default defineConfig({
     },
     viewport: { width: 1280, height: 800 },
     actionTimeout: 20_000,
-    trace: 'retain-on-failure',
+    // A failed test keeps its trace (actions, DOM snapshots, network, console) and a screenshot of the
+    // moment it failed; the trace's filmstrip is off: it screencasts every frame the canvas player
+    // draws, and with it two playback specs cost 93 CPU-seconds instead of 57 (the tier is CPU-bound).
+    trace: { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
   },
 });

@@ -8,7 +8,8 @@ import { defineConfig } from 'vitest/config';
  * Test tiers (docs/ARCHITECTURE.md): `unit` and `web` are fast and self-contained; `integration`
  * runs the real app over HTTP on PGlite and PostgreSQL (`*.int.test.ts` beside the module, and the
  * authorization matrix and fuzzer in test/security); `faults` kills and starves real processes;
- * `scale` is the evening rush and the multi-node test (`npm run test:scale`, not part of `npm test`).
+ * `scale-cluster` (the multi-node tests) and `scale-rush` (the evening rush) are `npm run test:scale`,
+ * not part of `npm test`.
  */
 /**
  * Starts the longest test files first, whatever their project (vitest's own order runs project by
@@ -33,22 +34,25 @@ class LongestFirst extends BaseSequencer {
 
 /** Fault files that assert how fast answers come while a dependency is away. */
 const FAULTS_TIMED = ['test/faults/disk-full.test.ts', 'test/faults/postgres-restart.test.ts'];
+/** The evening rush (`npm run test:scale`): 300 viewers whose answers' times it judges. */
+const RUSH = 'test/scale/rush.scale.ts';
 
 export default defineConfig({
   test: {
-    // Two test files at a time: most of an integration file's time is waiting on the processes it
-    // starts (servers, ffmpeg, PostgreSQL), and each file has its own databases, ports and buckets.
-    // The hostile and fault files join them; only the two that time their answers against a limit
-    // while a dependency is away (faults-timed) run alone afterwards, where a neighbour's load
-    // cannot blur what they measure.
-    maxWorkers: 2,
+    // Three test files at a time on two cores: an integration file waits on the processes it starts
+    // (servers, ffmpeg, PostgreSQL) and on bodies that stop, and each file has its own databases,
+    // ports and buckets. With two the machine was 84% busy and the tier took 774 s; with three, 94%
+    // and 648 s (clean clones, docs/TESTING.md). The hostile and fault files join them; only the two
+    // that time their answers against a limit while a dependency is away (faults-timed) run alone
+    // afterwards, where a neighbour's load cannot blur what they measure.
+    maxWorkers: 3,
     // The server-side tiers share each worker's modules from file to file (isolate: false): a file
     // that imports the app (Fastify, drizzle, PGlite, the AWS SDK, the credential libraries) spent
     // more time importing it than testing (vitest's "import" was 327 of 461 s for ten integration
     // files, 68 of 174 s shared). Each file still makes its own databases, servers, ports and
     // buckets; nothing in these tiers mocks a module, and the few that spy on console restore it.
     // The jsdom tier keeps its fresh environment per file.
-    // The longest files first, across projects (test/file-times.json), so that both workers finish
+    // The longest files first, across projects (test/file-times.json), so that the workers finish
     // together.
     sequence: { sequencer: LongestFirst },
     // Per-file times and counts to test-results/timings.json (scripts/test-timings.mjs).
@@ -131,12 +135,32 @@ export default defineConfig({
       },
       {
         test: {
-          name: 'scale',
+          // The two clusters (scale-out, rolling restart) side by side: each has its own database,
+          // bucket, data folders, ports and nginx, and their Redis keys are per account and per
+          // client address (a success gives its sign-in places back), so neither counts the other's.
+          // Neither times an answer: they check what fails, not how fast.
+          name: 'scale-cluster',
           environment: 'node',
           include: ['test/scale/**/*.scale.ts'],
+          exclude: [RUSH],
+          maxWorkers: 2,
+          // Its own group (vitest runs projects of different worker counts in turn): after the
+          // other tiers when `vitest run` is given every project.
+          sequence: { groupOrder: 1 },
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          // The evening rush judges its answers' times: alone, after the clusters (a project of one
+          // worker runs in vitest's last, sequential group).
+          name: 'scale-rush',
+          environment: 'node',
+          include: [RUSH],
+          maxWorkers: 1,
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
         },
       },
     ],

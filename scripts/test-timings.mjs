@@ -150,7 +150,7 @@ function saveFileTimes() {
       .sort((a, b) => b.seconds - a.seconds)
       .map((f) => [`${f.tier}:${f.file}`, Math.round(f.seconds)]),
   );
-  writeFileSync('test/file-times.json', `${JSON.stringify(times, null, 1)}\n`);
+  writeFileSync('test/file-times.json', `${JSON.stringify(times, null, 2)}\n`);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {

@@ -95,8 +95,11 @@ describe('server process', { timeout: 90_000 }, () => {
     // server (over 700 MB RSS when it did). Run from source here, tsx adds ~100 MB to the bundle's ~250;
     // Node.js 24 adds ~50 MB more than 20 did (about 500 MB in all here); since the search index
     // (pg_trgm loaded into the embedded database, the screen-text worker) it measured 610-760 MB:
-    // a regression noted in issue 29's note, bounded here so that it cannot grow unseen.
-    expect(rssMB(first.child.pid!)).toBeLessThan(800);
+    // a regression noted in issue 29's note, bounded here so that it cannot grow unseen. What is
+    // bounded is what stays: migrating a first start's database peaks at about 830 MB for a moment
+    // (sampled every 0.5 s: 336, 462, 832, 520 at ready, 325 after a collection), and on a busy
+    // machine "ready" can come before that peak is collected (983 MB in one CI run here).
+    await expect.poll(() => rssMB(first.child.pid!), { timeout: 15_000, interval: 250 }).toBeLessThan(800);
     const password = first.output().match(/Admin account created: admin \/ (\S+)/)?.[1];
     expect(password).toBeTruthy();
     const login = await new TestClient(first.url).adminLogin({ username: 'admin', password: password! });

@@ -113,9 +113,11 @@ export class FuzzHarness {
     } catch (error) {
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       const failure = `no answer: ${(error as Error).message} ${cause?.code ?? ''} ${cause?.message ?? ''}`;
-      // The client may reuse a kept-alive socket the server is just closing (after a 413, say): once,
-      // if the attempt changed nothing, that is the client's race, not the route's fault.
-      const race = cause?.code === 'UND_ERR_SOCKET' || cause?.code === 'ECONNRESET';
+      // The client may reuse a kept-alive socket the server is just closing (after a 413, say), or
+      // still be writing a body the server refused before reading it (EPIPE: a query too long for
+      // the parser, answered and closed): once, if the attempt changed nothing, that is the client's
+      // race, not the route's fault.
+      const race = ['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE'].includes(cause?.code ?? '');
       if (retry && race && !describeChanges(this.baseline, await this.snapshot()).length) {
         return this.exercise(route, role, call, false);
       }

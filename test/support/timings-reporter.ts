@@ -12,7 +12,7 @@ export default class TimingsReporter implements Reporter {
 
   /** Files that run alone, but not the scale tier: `npm run test:scale` is a stage of its own. */
   private runsAlone(module: TestModule): boolean {
-    return module.project.config.maxWorkers === 1 && module.project.name !== 'scale';
+    return module.project.config.maxWorkers === 1 && !module.project.name.startsWith('scale');
   }
 
   onTestModuleStart(module: TestModule): void {

@@ -100,6 +100,10 @@ describe('admin search', () => {
     render();
     await userEvent.type(screen.getByRole('textbox', { name: 'Search every course' }), 'zzz');
     expect(await screen.findByRole('status', { name: 'Searching' })).toBeTruthy();
+    // The status shows from the moment the results' code starts loading, before the request is
+    // sent (on a busy machine that code can take a while): answer once the server has been asked.
+    await waitFor(() => expect(answer).toBeTypeOf('function'));
+    expect(screen.getByRole('status', { name: 'Searching' })).toBeTruthy();
     answer();
     expect(await screen.findByText('No matches in any course.')).toBeTruthy();
   });
