@@ -222,10 +222,18 @@ describe('hostile bytes at every route, over raw sockets', () => {
               ...(variant.mayGoUnanswered ? { until: batchServed.signal } : {}),
               ...variant.options,
             });
+          // A server that refuses a request before reading its body (a student at an admin upload)
+          // closes a socket with the client's bytes unread, and the kernel resets it; a reset drops
+          // the answer the client had not read yet. On a busy machine a slow sender meets that: sent
+          // once more, as the fuzzer does; a second reset is the route's fault.
+          const answered = async (variant: Variant) => {
+            const reply = await send(variant);
+            return reply.ended === 'reset' && reply.status === 0 ? send(variant) : reply;
+          };
           const stalled = Promise.all(variants.map((v) => (v.mayGoUnanswered ? send(v) : undefined)));
           const replies: (RawReply | undefined)[] = [];
           for (const variant of variants)
-            replies.push(variant.mayGoUnanswered ? undefined : await send(variant));
+            replies.push(variant.mayGoUnanswered ? undefined : await answered(variant));
           batchServed.abort();
           for (const [i, reply] of (await stalled).entries()) if (reply) replies[i] = reply;
           for (const [i, reply] of (replies as RawReply[]).entries()) {

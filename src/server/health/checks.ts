@@ -60,17 +60,23 @@ export function redisCheck(ctx: Pick<AppContext, 'rateCounter'>): HealthCheck {
   return { name: 'redis', probe: () => ctx.rateCounter.ping() };
 }
 
-/** ffmpeg and ffprobe start (where jobs run); checked once a minute, a process start each. */
+/**
+ * ffmpeg and ffprobe start (where jobs run); checked once a minute, a process start each. It asks
+ * whether the tools are there and work, not how fast a busy node starts a process: on a loaded
+ * machine two starts took over the 3 s every other check has, and the node was then unready for the
+ * minute the result is kept. So 10 s, 5 s a tool.
+ */
 export function ffmpegCheck(config: Pick<AppContext['config'], 'ffmpegPath' | 'ffprobePath'>): HealthCheck {
   const version = (command: string, signal: AbortSignal) =>
     new Promise<void>((resolve, reject) =>
-      execFile(command, ['-version'], { signal, timeout: 2_500 }, (error) =>
+      execFile(command, ['-version'], { signal, timeout: 5_000 }, (error) =>
         error ? reject(new Error(`${command} -version failed: ${error.message}`)) : resolve(),
       ),
     );
   return {
     name: 'ffmpeg',
     cacheMs: 60_000,
+    timeoutMs: 10_000,
     async probe(signal) {
       await version(config.ffmpegPath, signal);
       await version(config.ffprobePath, signal);
