@@ -24,7 +24,7 @@ import { createAdmin } from '../src/server/accounts/users';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import { videos } from '../src/server/db/schema';
-import { jobHandlers, jobTypeLimits } from '../src/server/wiring/job-registry';
+import { jobHandlers, jobLanes } from '../src/server/wiring/job-registry';
 import { JobRunner } from '../src/server/jobs/runner';
 import { createMediaTools } from '../src/server/storage/ffmpeg';
 import { ladderFor } from '../src/server/media/packaging/hls';
@@ -64,7 +64,7 @@ export async function startLectern(
   });
   const runtime = await openRuntime(config);
   const { ctx } = runtime;
-  const runner = new JobRunner(ctx, jobHandlers(ctx), { typeLimits: jobTypeLimits, pollMs: 200 });
+  const runner = new JobRunner(ctx, jobHandlers(ctx), { ...jobLanes, pollMs: 200 });
   await runner.start();
   const app = await buildApp(ctx, { wakeJobs: () => runner.wake() });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -25,7 +25,7 @@ import { createAdmin, createStudent } from '../src/server/accounts/users';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import { courses, enrollments, users, videoAccess, videos } from '../src/server/db/schema';
-import { jobHandlers, jobTypeLimits } from '../src/server/wiring/job-registry';
+import { jobHandlers, jobLanes } from '../src/server/wiring/job-registry';
 import { JobRunner } from '../src/server/jobs/runner';
 import { SEND_HIGH_WATER_MARK } from '../src/server/storage/local-store';
 import { createMediaTools } from '../src/server/storage/ffmpeg';
@@ -211,7 +211,7 @@ export async function run(): Promise<boolean> {
     const runtime = await openRuntime(config);
     stops.push(() => runtime.close());
     const { ctx } = runtime;
-    const runner = new JobRunner(ctx, jobHandlers(ctx), { typeLimits: jobTypeLimits, pollMs: 200 });
+    const runner = new JobRunner(ctx, jobHandlers(ctx), { ...jobLanes, pollMs: 200 });
     await runner.start();
     stops.unshift(() => runner.stop());
     const app = await buildApp(ctx, { wakeJobs: () => runner.wake() });

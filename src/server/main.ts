@@ -15,7 +15,7 @@ import { onShutdown } from './health/shutdown';
 import { seedDemo, type DemoAccounts } from './demo-seed';
 import { users } from './db/schema';
 import { appUrl, showFirstScreen, type StartFacts } from './first-screen';
-import { jobHandlers, jobTypeLimits, recurringJobs, scheduledChecks } from './wiring/job-registry';
+import { jobHandlers, jobLanes, recurringJobs, scheduledChecks } from './wiring/job-registry';
 import { JobRunner } from './jobs/runner';
 import { LiveIngest } from './live/ingest';
 import { createMediaTools } from './storage/ffmpeg';
@@ -72,7 +72,7 @@ async function primary(config: ReturnType<typeof loadConfig>): Promise<void> {
   const { ctx } = runtime;
   const admin = await ensureFirstAdmin(ctx);
   const runner =
-    config.role === 'all' ? new JobRunner(ctx, jobHandlers(ctx), { typeLimits: jobTypeLimits }) : undefined;
+    config.role === 'all' ? new JobRunner(ctx, jobHandlers(ctx), jobLanes) : undefined;
   const live = await startBackgroundWork(ctx, config, runner);
   // METRICS_PORT belongs to this process: it gathers every HTTP process's metrics with its own.
   const metricsListener = config.metrics.port
@@ -146,7 +146,7 @@ async function main(): Promise<void> {
   }
 
   const runner =
-    config.role === 'web' ? undefined : new JobRunner(ctx, jobHandlers(ctx), { typeLimits: jobTypeLimits });
+    config.role === 'web' ? undefined : new JobRunner(ctx, jobHandlers(ctx), jobLanes);
   // A separate worker (ROLE=web here) finds queued packaging at its next poll instead.
   const wakeJobs = () => runner?.wake();
   const readiness = createReadiness(ctx);

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { courses, enrollments, videoAccess, videos } from '../../src/server/db/schema';
-import { jobHandlers, jobTypeLimits } from '../../src/server/wiring/job-registry';
+import { jobHandlers, jobLanes } from '../../src/server/wiring/job-registry';
 import { JobRunner } from '../../src/server/jobs/runner';
 import type { TestClient } from './http-client';
 import { makeLectureClip } from './lecture-clip';
@@ -95,7 +95,7 @@ export class MediaTestServer {
       });
       const runner = new JobRunner(server.ctx, jobHandlers(server.ctx), {
         pollMs: 100,
-        typeLimits: jobTypeLimits,
+        ...jobLanes,
       });
       late.runner = runner;
       await runner.start();

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupRuns, jobs, users } from '../db/schema';
-import { jobHandlers, jobTypeLimits, scheduledChecks } from '../wiring/job-registry';
+import { jobHandlers, jobLanes, scheduledChecks } from '../wiring/job-registry';
 import { JobRunner } from '../jobs/runner';
 import { testEngines } from '../../../test/support/databases';
 import { FaultProxy } from '../../../test/support/fault-proxy';
@@ -22,7 +22,7 @@ const DAY = 86_400_000;
 function startRunner(server: TestServer): JobRunner {
   const runner = new JobRunner(server.ctx, jobHandlers(server.ctx), {
     pollMs: 20,
-    typeLimits: jobTypeLimits,
+    ...jobLanes,
     // The tests move the fake clock ahead by minutes to days while the runners poll: a claim that read
     // the clock just before a jump stamped its lock before it, and the other runner took the running
     // job for a dead worker's (attempt 2). No worker dies here, so no lock goes stale.

@@ -134,4 +134,46 @@ describe.each(testEngines())('database job queue (%s)', (engine) => {
     expect(aborted).toBe(true);
     expect((await statusOf(id)).status).toBe('cancelled');
   });
+  it('leaves a slot for a short job while two long background jobs are queued', async () => {
+    const released: (() => void)[] = [];
+    const started: string[] = [];
+    const long = (name: string) => () =>
+      new Promise<void>((resolve) => {
+        started.push(name);
+        released.push(resolve);
+      });
+    let frameTaken!: () => void;
+    const frame = new Promise<void>((r) => (frameTaken = r));
+    const runner = new JobRunner(
+      ctx,
+      {
+        'media.ladder': long('ladder'),
+        'search.index': long('index'),
+        'learning.frame': async () => {
+          started.push('frame');
+          frameTaken();
+        },
+      } as unknown as JobHandlers,
+      {
+        pollMs: 20,
+        concurrency: 2,
+        typeLimits: { 'media.ladder': 1, 'search.index': 1, 'learning.frame': 1 },
+        backgroundTypes: ['media.ladder', 'search.index'],
+      },
+    );
+    await enqueueJob(database, 'media.ladder', { videoId: 'v1' } as never);
+    await enqueueJob(database, 'search.index', { videoId: 'v1' } as never, { priority: 5 });
+    await enqueueJob(database, 'learning.frame', { questionId: 'q1' });
+    await runner.start();
+    await frame;
+    // The index (higher priority) took the one background slot; the frame did not wait for it.
+    expect(started).toEqual(['index', 'frame']);
+    released.shift()!();
+    await expect.poll(() => started).toEqual(['index', 'frame', 'ladder']);
+    released.shift()!();
+    await runner.idle();
+    await runner.stop();
+    const statuses = await database.select({ type: jobs.type, status: jobs.status }).from(jobs);
+    expect(statuses.map((j) => j.status)).toEqual(['done', 'done', 'done']);
+  });
 });

@@ -27,6 +27,13 @@ export interface RunnerOptions {
    * gets fewer slots than `concurrency`, so a slot always stays free for short urgent jobs.
    */
   typeLimits?: Partial<Record<JobType, number>>;
+  /**
+   * Long background types (a ladder, an index, a trace, a recording, a backup): together they take
+   * at most `concurrency - 1` slots. Each has its own lane of one, but two different ones would
+   * otherwise fill both slots for many minutes, and a short job somebody waits for (a question's
+   * frame, a first packaging) would wait behind them.
+   */
+  backgroundTypes?: readonly JobType[];
 }
 
 /** A check the runner repeats (see `repeat`); it resolves true when it queued work. */
@@ -44,6 +51,7 @@ export class JobRunner {
   private readonly staleMs: number;
   private readonly heartbeatMs: number;
   private readonly typeLimits: Partial<Record<JobType, number>>;
+  private readonly backgroundTypes: ReadonlySet<string>;
   private readonly running = new Map<
     string,
     { type: string; controller: AbortController; done: Promise<void> }
@@ -63,6 +71,7 @@ export class JobRunner {
     this.staleMs = options.staleMs ?? 60_000;
     this.heartbeatMs = options.heartbeatMs ?? 15_000;
     this.typeLimits = options.typeLimits ?? {};
+    this.backgroundTypes = new Set(options.backgroundTypes ?? []);
   }
 
   async start(): Promise<void> {
@@ -171,14 +180,15 @@ export class JobRunner {
     }
   }
 
-  /** Job types whose limit is reached by the jobs running here. */
+  /** Job types whose limit (their own, or the background types' together) is reached here. */
   private fullTypes(): string[] {
+    const running = [...this.running.values()];
     const full: string[] = [];
     for (const [type, limit] of Object.entries(this.typeLimits)) {
-      let count = 0;
-      for (const r of this.running.values()) if (r.type === type) count++;
-      if (count >= (limit ?? Infinity)) full.push(type);
+      if (running.filter((r) => r.type === type).length >= (limit ?? Infinity)) full.push(type);
     }
+    const background = running.filter((r) => this.backgroundTypes.has(r.type)).length;
+    if (background >= Math.max(1, this.concurrency - 1)) full.push(...this.backgroundTypes);
     return full;
   }
 

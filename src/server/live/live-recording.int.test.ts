@@ -10,7 +10,7 @@ import { VARIANT_FILE_PATTERN } from '../marks/mark';
 import { decryptSegment } from '../media/packaging/segment-keys';
 import { createMediaTools } from '../storage/ffmpeg';
 import { mediaKeys, readText } from '../storage';
-import { jobHandlers, jobTypeLimits } from '../wiring/job-registry';
+import { jobHandlers, jobLanes } from '../wiring/job-registry';
 import { get, playlistUris } from '../../../test/support/delivery';
 import {
   bothRungs,
@@ -113,7 +113,7 @@ async function runQueue(server: TestServer) {
   const started = performance.now();
   const runner = new JobRunner(server.ctx, jobHandlers(server.ctx), {
     pollMs: 100,
-    typeLimits: jobTypeLimits,
+    ...jobLanes,
   });
   await runner.start();
   try {

@@ -52,7 +52,7 @@ export const scheduledChecks = (ctx: AppContext): ScheduledCheck[] => [
 ];
 
 /** Per-type lanes for the runner (see MEDIA_TYPE_LIMITS, FORENSIC_TYPE_LIMITS). */
-export const jobTypeLimits: Partial<Record<JobType, number>> = {
+const jobTypeLimits: Partial<Record<JobType, number>> = {
   ...MEDIA_TYPE_LIMITS,
   ...FORENSIC_TYPE_LIMITS,
   ...SEARCH_TYPE_LIMITS,
@@ -60,3 +60,15 @@ export const jobTypeLimits: Partial<Record<JobType, number>> = {
   ...LIVE_TYPE_LIMITS,
   'backup.run': 1,
 };
+
+/** Jobs that run for minutes in the background: together they leave a slot free (runner.ts). */
+export const backgroundJobTypes: readonly JobType[] = [
+  'media.ladder',
+  'search.index',
+  'forensic.trace',
+  'live.recording',
+  'backup.run',
+];
+
+/** The runner's lanes, as every worker (and the tests' runners) take them. */
+export const jobLanes = { typeLimits: jobTypeLimits, backgroundTypes: backgroundJobTypes };

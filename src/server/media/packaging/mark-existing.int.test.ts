@@ -8,7 +8,7 @@ import { suiteTempDirs } from '../../../../test/support/temp-dirs';
 import { loadConfig } from '../../config';
 import { MARK_SEGMENT_SECONDS, VARIANT_FILE_PATTERN } from '../../marks/mark';
 import { traceFile } from '../../forensic/trace-file';
-import { jobHandlers, jobTypeLimits } from '../../wiring/job-registry';
+import { jobHandlers, jobLanes } from '../../wiring/job-registry';
 import { JobRunner } from '../../jobs/runner';
 import { openRuntime, type Runtime } from '../../runtime';
 
@@ -102,7 +102,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('media:mark marks videos packaged 
       runtime,
       runner: new JobRunner(runtime.ctx, jobHandlers(runtime.ctx), {
         pollMs: 100,
-        typeLimits: jobTypeLimits,
+        ...jobLanes,
       }),
     };
     await marker.runner.start();
