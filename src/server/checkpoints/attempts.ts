@@ -9,7 +9,7 @@ import type { Db } from '../db/client';
 import { checkpointAttempts, checkpointStates } from '../db/schema';
 import { badRequest, conflict } from '../errors';
 import type { CheckpointRow } from './checkpoints';
-import { AnswerShapeError, coveredSeconds, judge } from './judge';
+import { AnswerShapeError, coveredSeconds, judge, mergeInto } from './judge';
 
 /**
  * One answer of a student. Refused (409, not counted) once passed, and after a wrong answer with a
@@ -72,19 +72,30 @@ export async function answerCheckpoint(
   return { correct, ...(rewindTo !== undefined && { rewindTo }), passed: correct };
 }
 
-/** Progress saved since a wrong answer: the played ranges inside each pending rewatch part. */
+/**
+ * Progress saved since a wrong answer: the played ranges go into each pending rewatch part, merged
+ * under the state's row lock. Two saves of one student at once (the player's periodic one and the
+ * pause's, on a busy server) each read the part before writing: merged outside the lock, the later
+ * write lost the earlier one's ranges and the student was told to watch again what they had watched.
+ */
 export async function recordRewatch(
   db: Db,
   studentId: string,
-  updates: { checkpointId: string; rewatched: [number, number][] }[],
+  checkpointIds: readonly string[],
+  ranges: readonly (readonly [number, number])[],
   now: Date,
 ): Promise<void> {
-  for (const u of updates) {
-    await db
-      .update(checkpointStates)
-      .set({ rewatched: u.rewatched, updatedAt: now })
-      .where(
-        and(eq(checkpointStates.checkpointId, u.checkpointId), eq(checkpointStates.studentId, studentId)),
-      );
+  for (const checkpointId of checkpointIds) {
+    const stateOf = and(
+      eq(checkpointStates.checkpointId, checkpointId),
+      eq(checkpointStates.studentId, studentId),
+    );
+    await db.transaction(async (tx) => {
+      const [state] = await tx.select().from(checkpointStates).where(stateOf).for('update');
+      if (!state || state.passedAt || state.rewatchFrom === null || state.rewatchTo === null) return;
+      const rewatched = mergeInto(state.rewatched, ranges, state.rewatchFrom, state.rewatchTo);
+      if (JSON.stringify(rewatched) === JSON.stringify(state.rewatched)) return;
+      await tx.update(checkpointStates).set({ rewatched, updatedAt: now }).where(stateOf);
+    });
   }
 }

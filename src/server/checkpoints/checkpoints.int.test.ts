@@ -203,6 +203,35 @@ describe.each(testEngines())('checkpoints (%s)', (engine) => {
     expect(rows).toHaveLength(1);
   });
 
+  it('a rewatch saved by two saves at once counts both parts', async () => {
+    // A player saves every 10 s while playing and on the pause at the checkpoint: on a busy server
+    // the two are in flight together, and each part of the rewatch must count.
+    const { client, video } = await school();
+    const created = await admin.post(`/api/admin/videos/${video}/checkpoints`, {
+      t: 30,
+      kind: 'single',
+      prompt: 'Which one?',
+      choices: ['a', 'b'],
+      answers: [1],
+      required: true,
+      rewindTo: 10,
+    });
+    const checkpointId = created.body.checkpoint._id as string;
+    expect((await saveRanges(client, video, [[0, 25]])).status).toBe(200);
+    server.clock.advance(30_000);
+    expect((await saveRanges(client, video, [[25, 30]])).status).toBe(200);
+    const answer = (choice: number) =>
+      client.post(`/api/checkpoints/${checkpointId}/attempts`, { answer: choice });
+    expect((await answer(0)).body).toEqual({ correct: false, rewindTo: 10 });
+    server.clock.advance(30_000);
+    const saves = await Promise.all([
+      saveRanges(client, video, [[10, 20]]),
+      saveRanges(client, video, [[20, 30]]),
+    ]);
+    expect(saves.map((r) => r.status)).toEqual([200, 200]);
+    expect((await answer(1)).body).toEqual({ correct: true });
+  });
+
   it('limits attempts to 10 a minute, and answers 4xx for unknown ids and courses', async () => {
     const { client, student, video } = await school();
     const created = await admin.post(`/api/admin/videos/${video}/checkpoints`, {

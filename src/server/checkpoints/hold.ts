@@ -5,7 +5,6 @@ import { forbidden } from '../errors';
 import { holdOf, holdSecond, standingsOf } from './checkpoints';
 import { recordRewatch } from './attempts';
 import type { CompletionWatch } from './completion';
-import { mergeInto } from './judge';
 
 /**
  * The key route's hold (media/delivery's `KeyHold`): a student gets no key of a period that starts at
@@ -36,14 +35,17 @@ export function checkpointProgressGate(ctx: Pick<AppContext, 'db' | 'clock'>, co
     return {
       limit: holdOf(standings),
       saved: async (ranges: readonly (readonly [number, number])[], newlyCompleted: boolean) => {
-        const updates: { checkpointId: string; rewatched: [number, number][] }[] = [];
-        for (const s of standings) {
-          if (s.passed || s.rewatchFrom === null || s.rewatchTo === null) continue;
-          const rewatched = mergeInto(s.rewatched, ranges, s.rewatchFrom, s.rewatchTo);
-          if (JSON.stringify(rewatched) !== JSON.stringify(s.rewatched))
-            updates.push({ checkpointId: s.id, rewatched });
-        }
-        if (updates.length) await recordRewatch(ctx.db, user.id, updates, ctx.clock.now());
+        const rewatching = standings.filter(
+          (s) => !s.passed && s.rewatchFrom !== null && s.rewatchTo !== null,
+        );
+        if (rewatching.length && ranges.length)
+          await recordRewatch(
+            ctx.db,
+            user.id,
+            rewatching.map((s) => s.id),
+            ranges,
+            ctx.clock.now(),
+          );
         if (newlyCompleted) await completion.lectureChanged(user.id, videoId);
       },
     };

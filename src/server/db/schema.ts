@@ -397,6 +397,11 @@ export const videoProgress = pgTable(
     playedSeconds: doublePrecision('played_seconds').notNull().default(0),
     revision: integer('revision').notNull().default(0),
     completedAt: at('completed_at'),
+    /**
+     * How far the wall clock's allowance for played ranges is spent (progress/save-progress.ts): a
+     * save delayed on its way leaves the next one its share. Null: counted from `updated_at`.
+     */
+    rangesCreditAt: at('ranges_credit_at'),
     updatedAt: updatedAt(),
   },
   (t) => linkKey(t.studentId, t.videoId, 'video_progress_video_idx'),

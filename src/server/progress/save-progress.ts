@@ -21,6 +21,13 @@ import { countCells, mergeRanges, type WatchDelta } from './watch-cells';
 const LENGTH_TOLERANCE_SECONDS = 0.5;
 /** Compare-and-swap attempts without a lock (two tabs racing lose at most one round each). */
 const OPTIMISTIC_ATTEMPTS = 3;
+/**
+ * Wall-clock seconds of unspent allowance for played ranges a save passes on to the next. A save
+ * held up on its way (a phone's network, a busy server) arrives just before the next one; counted
+ * from the first's arrival, the second's honest ranges were refused and lost. Counted from where the
+ * allowance was spent, at most this much of it carries over: 2x speed for 30 s, as before, no more.
+ */
+const RANGES_CREDIT_CARRY_SECONDS = 30;
 
 interface ProgressState {
   durationSeconds: number;
@@ -35,6 +42,7 @@ interface ProgressState {
   watchedCells: Uint8Array | null;
   completedAt: Date | null;
   updatedAt: Date | null;
+  rangesCreditAt: Date | null;
 }
 
 /** Access, length and the student's current record of the video, in one query. */
@@ -49,7 +57,8 @@ async function readState(
            e.access_revoked as "accessRevoked", e.access_expiration as "accessExpiration",
            va.video_id as "granted", p.revision, p.position_seconds as "positionSeconds",
            p.watched_seconds as "watchedSeconds", p.claimed_seconds as "claimedSeconds",
-           p.watched_cells as "watchedCells", p.completed_at as "completedAt", p.updated_at as "updatedAt"
+           p.watched_cells as "watchedCells", p.completed_at as "completedAt", p.updated_at as "updatedAt",
+           p.ranges_credit_at as "rangesCreditAt"
     from videos v
     left join enrollments e on e.course_id = v.course_id and e.student_id = ${studentId}
     left join video_access va on va.video_id = v.id and va.student_id = ${studentId}
@@ -66,21 +75,30 @@ async function readState(
     accessExpiration: date(row.accessExpiration),
     completedAt: date(row.completedAt),
     updatedAt: date(row.updatedAt),
+    rangesCreditAt: date(row.rangesCreditAt),
   };
 }
 
-/** Refuses ranges outside the video or longer than the wall time since the previous save allows. */
-function checkRanges(ranges: readonly WatchRange[], state: ProgressState, now: Date): void {
+/**
+ * Refuses ranges outside the video or longer than the wall time allows (watchRate x the seconds since
+ * the allowance was last spent, plus slack); returns where the allowance is spent after this save.
+ */
+function checkRanges(ranges: readonly WatchRange[], state: ProgressState, now: Date): Date {
   if (ranges.some(([, end]) => end > state.durationSeconds + LENGTH_TOLERANCE_SECONDS)) {
     throw badRequest(progressMessages.rangesInvalid);
   }
   const total = ranges.reduce((sum, [start, end]) => sum + (end - start), 0);
+  const spentTo = state.rangesCreditAt ?? state.updatedAt;
   const allowed =
-    state.updatedAt === null
+    spentTo === null
       ? saveLimits.firstWatchedSeconds
-      : saveLimits.watchRate * Math.max(0, (now.getTime() - state.updatedAt.getTime()) / 1000) +
+      : saveLimits.watchRate * Math.max(0, (now.getTime() - spentTo.getTime()) / 1000) +
         saveLimits.rangesSlackSeconds;
   if (total > allowed) throw badRequest(progressMessages.rangesTooLong);
+  if (spentTo === null) return now;
+  const spent = spentTo.getTime() + (total / saveLimits.watchRate) * 1000;
+  const oldest = now.getTime() - RANGES_CREDIT_CARRY_SECONDS * 1000;
+  return new Date(Math.min(now.getTime(), Math.max(spent, oldest)));
 }
 
 /**
@@ -170,7 +188,7 @@ async function attemptSave(
     };
 
   const duration = state.durationSeconds;
-  if (body.ranges) checkRanges(body.ranges, state, now);
+  const rangesCreditAt = body.ranges ? checkRanges(body.ranges, state, now) : state.rangesCreditAt;
   const merged = body.ranges ? mergeRanges(state.watchedCells, body.ranges, duration) : null;
   const delta = merged ?? NO_DELTA;
   const cells = merged?.cells ?? state.watchedCells;
@@ -191,6 +209,7 @@ async function attemptSave(
     watched,
     claimed,
     cells,
+    rangesCreditAt,
     // An old client's growing total is played time too, though it says nothing of where.
     played: delta.playedSeconds + (claimed - before),
     completedAt,
@@ -219,6 +238,7 @@ interface SaveWrite {
   watched: number;
   claimed: number;
   cells: Uint8Array | null;
+  rangesCreditAt: Date | null;
   played: number;
   completedAt: Date | null;
   now: Date;
@@ -239,16 +259,18 @@ async function writeSave(db: Db, inTransaction: boolean, w: SaveWrite): Promise<
   const at = w.now.toISOString();
   const cells = w.cells ? Buffer.from(w.cells) : null;
   const completedAt = w.completedAt?.toISOString() ?? null;
+  const creditAt = w.rangesCreditAt?.toISOString() ?? null;
   const progress =
     w.revision === null
       ? sql`insert into video_progress (student_id, video_id, position_seconds, watched_seconds, claimed_seconds,
-              watched_cells, played_seconds, revision, completed_at, updated_at)
+              watched_cells, played_seconds, revision, completed_at, ranges_credit_at, updated_at)
             values (${w.studentId}, ${w.videoId}, ${w.position}, ${w.watched}, ${w.claimed}, ${cells}, ${w.played},
-              1, ${completedAt}::timestamptz, ${at}::timestamptz)
+              1, ${completedAt}::timestamptz, ${creditAt}::timestamptz, ${at}::timestamptz)
             on conflict do nothing returning 1`
       : sql`update video_progress set position_seconds = ${w.position}, watched_seconds = ${w.watched},
               claimed_seconds = ${w.claimed}, watched_cells = ${cells}, played_seconds = played_seconds + ${w.played},
-              revision = revision + 1, completed_at = ${completedAt}::timestamptz, updated_at = ${at}::timestamptz
+              revision = revision + 1, completed_at = ${completedAt}::timestamptz,
+              ranges_credit_at = ${creditAt}::timestamptz, updated_at = ${at}::timestamptz
             where student_id = ${w.studentId} and video_id = ${w.videoId} and revision = ${w.revision}
             returning 1`;
   // Per bucket: a viewer where this save marked the student's first second, and the milliseconds played.

@@ -81,6 +81,23 @@ describe.each(testEngines())('watched ranges (%s)', (engine) => {
     expect(first.status).toBe(200);
   });
 
+  it('counts a save that arrives right after one held up on its way; carries at most 30 s of allowance', async () => {
+    const { client, videoIds, myProgress } = await setUp([900]);
+    const id = videoIds[0]!;
+    expect((await saveRanges(client, id, [[0, 10]])).status).toBe(200);
+    // The save sent at 10 s was held up and arrives with the one sent at 20 s: both count.
+    server.clock.advance(20_000);
+    expect((await saveRanges(client, id, [[10, 20]])).status).toBe(200);
+    expect((await saveRanges(client, id, [[20, 30]])).status).toBe(200);
+    expect(await myProgress(id)).toEqual({ position: 30, watched: 30, completed: false });
+    // Ten idle minutes do not bank ten minutes at twice the speed: 30 s of it at most.
+    server.clock.advance(600_000);
+    expect((await saveRanges(client, id, [[30, 31]])).status).toBe(200);
+    const banked = await saveRanges(client, id, [[31, 101]]);
+    expect([banked.status, banked.body.message]).toEqual([400, progressMessages.rangesTooLong]);
+    expect((await saveRanges(client, id, [[31, 91]])).status).toBe(200);
+  });
+
   it('refuses ranges outside the video, out of order, overlapping or too many, with a message', async () => {
     const { client, videoIds, myProgress } = await setUp();
     const id = videoIds[0]!;
