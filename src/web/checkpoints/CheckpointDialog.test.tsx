@@ -2,7 +2,8 @@ import { MantineProvider } from '@mantine/core';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { StudentCheckpoint } from '../../contract/checkpoints';
+import { checkpointMessages, type StudentCheckpoint } from '../../contract/checkpoints';
+import { ApiError } from '../api/client';
 import { theme } from '../app/theme';
 import { CheckpointDialog } from './CheckpointDialog';
 
@@ -61,5 +62,26 @@ describe('checkpoint dialog', () => {
     expect(submit).toHaveBeenCalledWith('2');
     expect(await screen.findByRole('status')).toHaveTextContent('Right. The lecture goes on.');
     await waitFor(() => expect(onDone).toHaveBeenCalled(), { timeout: 3000 });
+  });
+  it('told to watch the part again first, it says so and goes back to it', async () => {
+    const user = userEvent.setup();
+    const submit = vi
+      .fn()
+      .mockRejectedValue(
+        new ApiError(409, checkpointMessages.rewatchFirst, {
+          message: checkpointMessages.rewatchFirst,
+          rewindTo: 12,
+        }),
+      );
+    const onRewind = vi.fn();
+    render(
+      <MantineProvider theme={theme}>
+        <CheckpointDialog checkpoint={checkpoint({})} submit={submit} onDone={() => {}} onRewind={onRewind} />
+      </MantineProvider>,
+    );
+    await user.click(screen.getByRole('radio', { name: '2' }));
+    await user.click(screen.getByRole('button', { name: 'Check answer' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Watch the part again before you answer.');
+    await waitFor(() => expect(onRewind).toHaveBeenCalledWith(12), { timeout: 3000 });
   });
 });

@@ -2,7 +2,7 @@ import { Button, Checkbox, Group, Radio, Stack, Text, Title } from '@mantine/cor
 import { type ComponentType, useEffect, useId, useRef, useState } from 'react';
 import { formatMoment } from '../../contract/learning';
 import type { AttemptAnswer, AttemptResponse, StudentCheckpoint } from '../../contract/checkpoints';
-import { messageOf } from '../api/client';
+import { ApiError, messageOf } from '../api/client';
 import { Markup } from '../learning/Markup';
 import { TextBox } from '../ui/TextBox';
 import classes from './Checkpoint.module.css';
@@ -81,6 +81,10 @@ export function CheckpointDialog({ checkpoint, submit, onDone, onRewind }: Check
       }
     } catch (error) {
       setResult({ text: messageOf(error, 'Your answer could not be sent. Try again.'), ok: false });
+      // "Watch the part again" (the rewatch a wrong answer asked for is not saved): back to it, or
+      // the student would be left at a question they may not answer.
+      const rewindTo = error instanceof ApiError && error.status === 409 ? error.body.rewindTo : undefined;
+      if (typeof rewindTo === 'number') setTimeout(() => onRewind(rewindTo), 1500);
     } finally {
       setBusy(false);
     }

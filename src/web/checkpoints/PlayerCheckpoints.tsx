@@ -6,12 +6,14 @@ import { useCheckpointStops } from './use-checkpoint-stops';
 /**
  * The lecture's checkpoints in the player: where it stops, and the question it asks there. Returns
  * the overlay for VideoPlayer (null while no question is open), the seek bar's marks and the
- * moment the lecture is held at.
+ * moment the lecture is held at. An answer waits for `beforeAnswer` (the progress saves on their
+ * way: the one the player made on stopping here carries the rewatch a wrong answer asked for).
  */
 export function usePlayerCheckpoints(
   mediaRef: RefObject<HTMLVideoElement | null>,
   videoId: string,
   courseId?: string,
+  beforeAnswer?: () => Promise<void>,
 ) {
   const list = useVideoCheckpoints(videoId);
   const stops = useCheckpointStops(mediaRef, list.data);
@@ -21,7 +23,10 @@ export function usePlayerCheckpoints(
     <CheckpointDialog
       key={active._id}
       checkpoint={active}
-      submit={(answer) => attempt.mutateAsync({ checkpointId: active._id, answer })}
+      submit={async (answer) => {
+        await beforeAnswer?.();
+        return attempt.mutateAsync({ checkpointId: active._id, answer });
+      }}
       onDone={() => stops.done()}
       onRewind={(to) => stops.rewind(to)}
     />

@@ -61,12 +61,18 @@ export function WatchedVideo({
   const length = parseDuration(video.duration);
   // One tracker per video shown (the component is keyed by video): startup is measured once.
   const [health] = useState(() => new PlaybackHealth());
-  useWatchProgress(mediaRef, video._id, initial, (progress) => onSaved(video._id, progress), health);
+  const progress = useWatchProgress(
+    mediaRef,
+    video._id,
+    initial,
+    (saved) => onSaved(video._id, saved),
+    health,
+  );
   // The roll number names the student: the captions choice is theirs, not the browser's.
   const captions = useCaptions(video._id, watermark);
   const sessionCode = usePlaybackSession(video._id);
   const markers = useLearningMarkers(video._id);
-  const checkpoints = usePlayerCheckpoints(mediaRef, video._id, courseId);
+  const checkpoints = usePlayerCheckpoints(mediaRef, video._id, courseId, progress.settled);
   return (
     <div className={classes.watch}>
       <VideoPlayer

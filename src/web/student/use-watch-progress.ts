@@ -11,6 +11,9 @@ import { listen } from '../ui/listen';
 import { Coverage } from '../player/coverage';
 import type { PlaybackHealth } from '../player/playback-health';
 
+/** How long `settled` waits for saves on their way. */
+const SETTLE_PATIENCE_MS = 10_000;
+
 /**
  * Where to start a video: the saved position, unless it is near either end (then from the start).
  */
@@ -28,7 +31,8 @@ export function resumePosition(progress: VideoProgress, durationSeconds: number)
  * Ranges of a save that failed on the way go with the next one; ranges the server refused (400) are
  * dropped, or they would be refused again forever. With `health`, a save also carries how playback
  * went (startup, stalls, an error: playback-health.ts) whenever there is something to report; an
- * error is reported at once.
+ * error is reported at once. Returns `settled`: resolves once the saves on their way have arrived (a
+ * checkpoint's answer waits for the pause's save that carries the rewatch it asked for).
  */
 export function useWatchProgress(
   videoRef: RefObject<HTMLVideoElement | null>,
@@ -36,8 +40,9 @@ export function useWatchProgress(
   initial: VideoProgress,
   onSaved: (progress: VideoProgress) => void,
   health?: PlaybackHealth,
-) {
+): { settled(): Promise<void> } {
   const onSavedRef = useRef(onSaved);
+  const inFlight = useRef(new Set<Promise<unknown>>());
   useEffect(() => {
     onSavedRef.current = onSaved;
   });
@@ -94,7 +99,7 @@ export function useWatchProgress(
         rate: Math.min(2, Math.max(0.25, video.playbackRate)),
       };
       if (report) body.health = report;
-      saveProgress(body, keepalive).then(
+      const saving = saveProgress(body, keepalive).then(
         (saved) => onSavedRef.current(saved),
         (error: unknown) => {
           savedKey = ''; // try again with the next save
@@ -104,6 +109,8 @@ export function useWatchProgress(
           }
         },
       );
+      inFlight.current.add(saving);
+      void saving.finally(() => inFlight.current.delete(saving));
     };
     const saveSoon = () => save(false, true);
     const saveOnHide = () => {
@@ -119,7 +126,14 @@ export function useWatchProgress(
     const listening = new AbortController();
     listen(
       video,
-      { timeupdate: onTime, seeking: onSeeking, seeked: onTime, play: onTime, pause: saveSoon, ended: saveSoon },
+      {
+        timeupdate: onTime,
+        seeking: onSeeking,
+        seeked: onTime,
+        play: onTime,
+        pause: saveSoon,
+        ended: saveSoon,
+      },
       listening.signal,
     );
     listen(document, { visibilitychange: saveOnHide }, listening.signal);
@@ -134,4 +148,13 @@ export function useWatchProgress(
     // One tracker per video: `initial` is read when it starts.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [videoRef, videoId]);
+  return {
+    // At most 10 s: a save stuck on a dead connection must not hold the answer for good.
+    settled: async () => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const patience = new Promise<void>((resolve) => (timer = setTimeout(resolve, SETTLE_PATIENCE_MS)));
+      await Promise.race([Promise.all(inFlight.current), patience]);
+      clearTimeout(timer);
+    },
+  };
 }
