@@ -66,7 +66,9 @@ export class JobRunner {
     private readonly handlers: JobHandlers,
     options: RunnerOptions = {},
   ) {
-    this.concurrency = options.concurrency ?? 2;
+    // Two slots for background work (backgroundTypes: a ladder and an index may run side by side),
+    // one always free for what somebody waits on (a first packaging, a question's frame, a mail).
+    this.concurrency = options.concurrency ?? 3;
     this.pollMs = options.pollMs ?? 500;
     this.staleMs = options.staleMs ?? 60_000;
     this.heartbeatMs = options.heartbeatMs ?? 15_000;
