@@ -85,12 +85,16 @@ export function classEnded(server: TestServer, classId: string, timeoutMs = 30_0
  * The live master playlist once it lists both rungs of the test picture: the copied 640x480 and the
  * 360p (each rung appears with its first segment, not always in the same step).
  */
-export function bothRungs(master: string, session: string | undefined): Promise<string> {
-  return until('the live master playlist with both rungs', async () => {
-    const res = await get(master, session);
-    const text = res.status === 200 && (await res.text());
-    return text && text.includes('RESOLUTION=640x480') && text.includes('RESOLUTION=480x360') && text;
-  });
+export function bothRungs(master: string, session: string | undefined, timeoutMs?: number): Promise<string> {
+  return until(
+    'the live master playlist with both rungs',
+    async () => {
+      const res = await get(master, session);
+      const text = res.status === 200 && (await res.text());
+      return text && text.includes('RESOLUTION=640x480') && text.includes('RESOLUTION=480x360') && text;
+    },
+    timeoutMs,
+  );
 }
 
 /** Polls `probe` every 200 ms until it answers something truthy. */
