@@ -32,6 +32,9 @@ class LongestFirst extends BaseSequencer {
   }
 }
 
+/** Every project's first setup file: each file's CPU seconds beside its time (test-results/timings.json). */
+const FILE_CPU = 'test/support/file-cpu-setup.ts';
+
 /** Fault files that assert how fast answers come while a dependency is away. */
 const FAULTS_TIMED = ['test/faults/disk-full.test.ts', 'test/faults/postgres-restart.test.ts'];
 /** The evening rush (`npm run test:scale`): 300 viewers whose answers' times it judges. */
@@ -65,7 +68,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           isolate: false,
-          setupFiles: ['test/support/per-file-setup.ts'],
+          setupFiles: [FILE_CPU, 'test/support/per-file-setup.ts'],
           environment: 'node',
           include: ['src/server/**/*.test.ts', 'src/contract/**/*.test.ts', 'scripts/**/*.test.ts'],
           exclude: ['**/*.int.test.ts'],
@@ -81,7 +84,7 @@ export default defineConfig({
           isolate: false,
           environment: 'jsdom',
           include: ['src/web/**/*.test.{ts,tsx}'],
-          setupFiles: ['src/web/test-setup.ts'],
+          setupFiles: [FILE_CPU, 'src/web/test-setup.ts'],
           testTimeout: 30_000,
         },
       },
@@ -89,7 +92,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           isolate: false,
-          setupFiles: ['test/support/per-file-setup.ts'],
+          setupFiles: [FILE_CPU, 'test/support/per-file-setup.ts'],
           environment: 'node',
           include: ['src/**/*.int.test.ts', 'test/security/**/*.test.ts'],
           exclude: ['test/security/**/hostile-*.test.ts'],
@@ -103,7 +106,7 @@ export default defineConfig({
           // escapes, bodies that stop, slow senders, bursts at every limit.
           name: 'hostile',
           isolate: false,
-          setupFiles: ['test/support/per-file-setup.ts'],
+          setupFiles: [FILE_CPU, 'test/support/per-file-setup.ts'],
           environment: 'node',
           include: ['test/security/**/hostile-*.test.ts'],
           testTimeout: 120_000,
@@ -114,7 +117,7 @@ export default defineConfig({
         test: {
           name: 'faults',
           isolate: false,
-          setupFiles: ['test/support/per-file-setup.ts'],
+          setupFiles: [FILE_CPU, 'test/support/per-file-setup.ts'],
           environment: 'node',
           include: ['test/faults/**/*.test.ts'],
           exclude: FAULTS_TIMED,
@@ -127,6 +130,7 @@ export default defineConfig({
           // Answers timed against a limit while the disk is full or PostgreSQL restarts: alone.
           name: 'faults-timed',
           environment: 'node',
+          setupFiles: [FILE_CPU],
           maxWorkers: 1,
           include: FAULTS_TIMED,
           testTimeout: 120_000,
@@ -141,6 +145,7 @@ export default defineConfig({
           // Neither times an answer: they check what fails, not how fast.
           name: 'scale-cluster',
           environment: 'node',
+          setupFiles: [FILE_CPU],
           include: ['test/scale/**/*.scale.ts'],
           exclude: [RUSH],
           maxWorkers: 2,
@@ -157,6 +162,7 @@ export default defineConfig({
           // worker runs in vitest's last, sequential group).
           name: 'scale-rush',
           environment: 'node',
+          setupFiles: [FILE_CPU],
           include: [RUSH],
           maxWorkers: 1,
           testTimeout: 120_000,

@@ -8,14 +8,22 @@
 //   node scripts/test-timings.mjs reset                starts a new run's record
 //   node scripts/test-timings.mjs save                 keeps the vitest files' times in test/file-times.json,
 //                                                      the order vitest.config.ts starts them in
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 
 const FOLDER = 'test-results';
 const FILE = path.join(FOLDER, 'timings.json');
 
 /** @typedef {{ passed: number, failed: number, skipped: number }} Counts */
-/** @typedef {{ tier: string, file: string, seconds: number, tests: Counts }} FileTiming */
+/** @typedef {{ tier: string, file: string, seconds: number, cpu?: number, tests: Counts }} FileTiming */
 /** @typedef {{ name: string, seconds: number, cpu?: number, busy?: number }} StageTiming */
 /** @typedef {{ children: number, busy: number, total: number }} CpuMark */
 /** @typedef {{ stages: StageTiming[], files: FileTiming[] }} Timings */
@@ -66,7 +74,37 @@ export function cpuMark(pid = process.pid) {
   const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
   const total = ticks.reduce((a, b) => a + b, 0);
   // cutime and cstime (fields 16 and 17 of proc(5)), in USER_HZ ticks (100 a second on Linux)
-  return { children: (Number(fields[13]) + Number(fields[14])) / 100, busy: total - ticks[3] - ticks[4], total };
+  return {
+    children: (Number(fields[13]) + Number(fields[14])) / 100,
+    busy: total - ticks[3] - ticks[4],
+    total,
+  };
+}
+
+/**
+ * The CPU seconds this process and its reaped children have used: a Vitest worker runs one file at a
+ * time, so the difference across a file is what the file cost (its own code, the app in process,
+ * PGlite, and the servers, CLI runs and ffmpeg it started and waited for), whatever ran beside it.
+ */
+export function processCpu() {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6 + cpuMark().children;
+}
+
+const FILE_CPU = path.join(FOLDER, 'file-cpu.ndjson');
+
+/** A worker's line for the reporter (appends are whole lines, whichever worker writes). */
+export function recordFileCpu(/** @type {string} */ file, /** @type {number} */ cpu) {
+  mkdirSync(FOLDER, { recursive: true });
+  appendFileSync(FILE_CPU, `${JSON.stringify({ file, cpu: Math.round(cpu * 10) / 10 })}\n`);
+}
+
+/** The CPU seconds the workers recorded by file, read once and cleared (the next run starts empty). */
+export function takeFileCpu() {
+  if (!existsSync(FILE_CPU)) return new Map();
+  const lines = readFileSync(FILE_CPU, 'utf8').split('\n').filter(Boolean);
+  rmSync(FILE_CPU, { force: true });
+  return new Map(lines.map((line) => /** @type {[string, number]} */ (Object.values(JSON.parse(line)))));
 }
 
 /** `since`: a cpuMark taken at the stage's start by the process that ran it (`pid`). */
@@ -81,7 +119,8 @@ export function recordStage(
   if (since) {
     const now = cpuMark(pid);
     stage.cpu = Math.round(now.children - since.children);
-    stage.busy = now.total > since.total ? Math.round((100 * (now.busy - since.busy)) / (now.total - since.total)) : 0;
+    stage.busy =
+      now.total > since.total ? Math.round((100 * (now.busy - since.busy)) / (now.total - since.total)) : 0;
   }
   update((t) => {
     t.stages = t.stages.filter((s) => s.name !== name);
@@ -120,7 +159,11 @@ export function report() {
     total += stage.seconds;
     cpu += stage.cpu ?? 0;
   }
-  lines.push(`  ${pad('total', 22)}${num(total, 6)}  ${num(cpu, 7)} CPU s`, '', 'Tests per tier (passed / failed / skipped)');
+  lines.push(
+    `  ${pad('total', 22)}${num(total, 6)}  ${num(cpu, 7)} CPU s`,
+    '',
+    'Tests per tier (passed / failed / skipped)',
+  );
   const tiers = [...new Set(files.map((f) => f.tier))];
   const sum = { passed: 0, failed: 0, skipped: 0 };
   for (const tier of tiers) {
@@ -134,9 +177,23 @@ export function report() {
       `  ${pad(tier, 14)}${num(c.passed, 5)} /${num(c.failed, 3)} /${num(c.skipped, 3)}  in ${num(own.length, 3)} files, ${num(Math.round(seconds), 5)} s of file time`,
     );
   }
-  lines.push('', 'The 15 slowest files (seconds)');
-  for (const f of [...files].sort((a, b) => b.seconds - a.seconds).slice(0, 15))
-    lines.push(`  ${num(Math.round(f.seconds), 5)}  ${pad(f.tier, 12)}${f.file}`);
+  lines.push('', 'The 15 slowest files (seconds; CPU seconds of a Vitest file, its processes included)');
+  for (const f of [...files].sort((a, b) => b.seconds - a.seconds).slice(0, 15)) {
+    const cpu = f.cpu === undefined ? '' : `${num(Math.round(f.cpu), 5)} CPU s`;
+    lines.push(`  ${num(Math.round(f.seconds), 5)}  ${pad(cpu, 13)}${pad(f.tier, 12)}${f.file}`);
+  }
+  const costly = files.filter((f) => f.cpu !== undefined).sort((a, b) => (b.cpu ?? 0) - (a.cpu ?? 0));
+  if (costly.length) {
+    const all = costly.reduce((s, f) => s + (f.cpu ?? 0), 0);
+    lines.push(
+      '',
+      `The 15 Vitest files that cost the most CPU (of ${Math.round(all)} CPU s measured in files)`,
+    );
+    for (const f of costly.slice(0, 15))
+      lines.push(
+        `  ${num(Math.round(f.cpu ?? 0), 5)} CPU s  ${num(Math.round(f.seconds), 5)} s  ${pad(f.tier, 12)}${f.file}`,
+      );
+  }
   // The plain closing line CI reads, over every tier.
   lines.push('', `${sum.passed} passed, ${sum.failed} failed, ${sum.skipped} skipped`);
   console.log(lines.join('\n'));

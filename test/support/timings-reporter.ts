@@ -1,11 +1,11 @@
 import path from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
-import { recordFiles, recordStage, type Counts } from '../../scripts/test-timings.mjs';
+import { recordFiles, recordStage, takeFileCpu, type Counts } from '../../scripts/test-timings.mjs';
 
 /**
  * Writes each test file's time and counts to test-results/timings.json (scripts/test-timings.mjs),
  * and the wall time of the files that run alone (projects with maxWorkers 1) as the stage
- * "vitest serial".
+ * "vitest serial"; with the CPU seconds a file of the server tiers cost (test/support/per-file-setup.ts).
  */
 export default class TimingsReporter implements Reporter {
   private readonly serial = { first: Infinity, last: 0 };
@@ -13,6 +13,10 @@ export default class TimingsReporter implements Reporter {
   /** Files that run alone, but not the scale tier: `npm run test:scale` is a stage of its own. */
   private runsAlone(module: TestModule): boolean {
     return module.project.config.maxWorkers === 1 && !module.project.name.startsWith('scale');
+  }
+
+  onInit(): void {
+    takeFileCpu(); // what an interrupted run left
   }
 
   onTestModuleStart(module: TestModule): void {
@@ -24,6 +28,7 @@ export default class TimingsReporter implements Reporter {
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
+    const cpu = takeFileCpu();
     const files = modules.map((module) => {
       const tests: Counts = { passed: 0, failed: 0, skipped: 0 };
       for (const test of module.children.allTests()) {
@@ -35,10 +40,12 @@ export default class TimingsReporter implements Reporter {
       const d = module.diagnostic();
       const ms =
         d.environmentSetupDuration + d.prepareDuration + d.collectDuration + d.setupDuration + d.duration;
+      const file = path.relative(process.cwd(), module.moduleId);
       return {
         tier: module.project.name,
-        file: path.relative(process.cwd(), module.moduleId),
+        file,
         seconds: Math.round(ms / 100) / 10,
+        ...(cpu.has(file) ? { cpu: cpu.get(file) } : {}),
         tests,
       };
     });
