@@ -12,11 +12,14 @@ import { defineConfig } from 'vitest/config';
  * not part of `npm test`.
  */
 /**
- * Starts the longest test files first, whatever their project (vitest's own order runs project by
- * project, and longest first only from a local cache a clean clone lacks), so that the two workers
- * finish together instead of one running a two-minute file alone at the end. The times come from
- * test/file-times.json (`node scripts/test-timings.mjs save` after a full run); a file not listed
- * yet counts as a long one, so a new slow file never ends up last.
+ * Starts the long test files first, whatever their project (vitest's own order runs project by
+ * project, and longest first only from a local cache a clean clone lacks), so that the workers
+ * finish together instead of one running a two-minute file alone at the end; then the short files
+ * project by project. A worker runs the files of one project only (its environment and setup), so
+ * short files of five projects in turn, as a plain longest-first order left the last six minutes,
+ * started a new worker every file or two, each importing the app again: 50 workers of 5-10 CPU-seconds
+ * each in one run. The times come from test/file-times.json (`node scripts/test-timings.mjs save`
+ * after a full run); a file not listed yet counts as a long one, so a new slow file never ends up last.
  */
 class LongestFirst extends BaseSequencer {
   private readonly known = JSON.parse(readFileSync('test/file-times.json', 'utf8')) as Record<string, number>;
@@ -24,13 +27,28 @@ class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const seconds = (spec: TestSpecification) =>
       this.known[`${spec.project.name}:${path.relative(process.cwd(), spec.moduleId)}`] ?? 60;
+    /** Long enough to start among the first, whatever its project. */
+    const long = (spec: TestSpecification) => (seconds(spec) >= LONG_FILE_SECONDS ? 1 : 0);
+    // The short files' projects, the one with the most short time first.
+    const shortTime = new Map<string, number>();
+    for (const spec of files)
+      if (!long(spec))
+        shortTime.set(spec.project.name, (shortTime.get(spec.project.name) ?? 0) + seconds(spec));
     return [...files].sort(
       (a, b) =>
         a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder ||
-        seconds(b) - seconds(a),
+        long(b) - long(a) ||
+        (long(a)
+          ? seconds(b) - seconds(a)
+          : (shortTime.get(b.project.name) ?? 0) - (shortTime.get(a.project.name) ?? 0) ||
+            a.project.name.localeCompare(b.project.name) ||
+            seconds(b) - seconds(a)),
     );
   }
 }
+
+/** A file this long (seconds, test/file-times.json) starts in the longest-first part of the run. */
+const LONG_FILE_SECONDS = 20;
 
 /** Every project's first setup file: each file's CPU seconds beside its time (test-results/timings.json). */
 const FILE_CPU = 'test/support/file-cpu-setup.ts';
