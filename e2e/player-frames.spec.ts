@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { Lectern } from './lectern';
+import { makeLectureClip } from './student-setup';
 import { signInStudent, startOneVideoClass } from './watch-setup';
 
 /**
@@ -19,7 +20,11 @@ test('the player keeps drawing frames with captions over the watermark and the s
     const started = await startOneVideoClass({
       course: { name: 'Frame Rate', description: 'Sixty seconds.', coursecode: 'FPS' },
       students: [['FS24-601', 'Dev Anand']],
-      video: { title: 'Long take', description: 'Loops for a minute.' },
+      video: {
+        title: 'Long take',
+        description: 'Loops for a minute.',
+        file: await makeLectureClip(20, { fps: 25 }),
+      },
     });
     lectern = started.lectern;
     const form = new FormData();
