@@ -107,7 +107,9 @@ async function createPgliteDataDir(dir: string): Promise<void> {
   await rm(temp, { recursive: true, force: true });
   const pglite = createRequire(import.meta.url).resolve('@electric-sql/pglite');
   try {
-    await promisify(execFile)(process.execPath, ['-e', INITDB, pglite, temp]);
+    // V8's baseline WebAssembly compiler only: the child lives seconds, and optimizing PGlite's hot
+    // functions in the background cost more than it saved (7.5 -> 4.8 CPU-seconds, a third less time).
+    await promisify(execFile)(process.execPath, ['--liftoff-only', '-e', INITDB, pglite, temp]);
     await rename(temp, dir);
   } finally {
     await rm(temp, { recursive: true, force: true });
