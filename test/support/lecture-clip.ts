@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { copyFile, mkdir, rename, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -9,7 +12,8 @@ const MONO = '/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf';
  * A lecture-like H.264 clip made by ffmpeg (at nice 10): a flat light slide with a title that
  * changes every 30 s, three lines of code (one of them typing, a character a second), and a moving
  * "talking head" (mandelbrot) in the bottom-right corner, with a tone as audio. The flat slide is
- * the hard case for an invisible mark; the head is where most bits of a re-encode go.
+ * the hard case for an invisible mark; the head is where most bits of a re-encode go. Made once per
+ * machine and size (a two-minute clip is about 9 CPU-seconds of ffmpeg), then copied to `file`.
  */
 export async function makeLectureClip(
   file: string,
@@ -17,6 +21,20 @@ export async function makeLectureClip(
 ): Promise<string> {
   const width = o.width ?? 1280;
   const height = o.height ?? 720;
+  const dir = path.join(tmpdir(), 'lectern-test-clips');
+  const made = path.join(dir, `lecture-${width}x${height}-${o.seconds}s.mp4`);
+  if (!(await stat(made).catch(() => null))) {
+    await mkdir(dir, { recursive: true });
+    const temp = `${made}.${process.pid}.tmp.mp4`;
+    await encodeLecture(temp, { seconds: o.seconds, width, height });
+    await rename(temp, made); // files made at once by two workers: the rename is atomic
+  }
+  await copyFile(made, file);
+  return file;
+}
+
+async function encodeLecture(file: string, o: { seconds: number; width: number; height: number }) {
+  const { width, height } = o;
   const s = height / 720;
   const px = (n: number) => Math.round(n * s);
   const text = (font: string, value: string, x: number, y: number, size: number, colour: string) =>
@@ -36,5 +54,4 @@ export async function makeLectureClip(
     '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p',
     '-c:a', 'aac', '-b:a', '64k', '-t', String(o.seconds), file,
   ]); // prettier-ignore
-  return file;
 }
