@@ -11,23 +11,20 @@ const run = promisify(execFile);
 
 /**
  * A short grayscale clip (Game of Life, so every frame differs) with a tone, made by ffmpeg once
- * per machine: grayscale means any red pixel on the player's canvas is the watermark. 10 frames a
- * second, as a recorded screen of slides and code often is: the player draws every frame it decodes,
- * and in the browser tiers (CPU-bound) 25 cost Chromium, Firefox and WebKit about twice the work for
- * the same journeys; the frame-rate spec asks for the 25 it measures.
+ * per machine: grayscale means any red pixel on the player's canvas is the watermark.
  */
-export async function makeLectureClip(seconds = 12, { fps = 10 } = {}): Promise<string> {
+export async function makeLectureClip(seconds = 12): Promise<string> {
   const dir = path.join(tmpdir(), 'lectern-e2e-clips');
   await mkdir(dir, { recursive: true });
-  const file = path.join(dir, `life-${seconds}s-${fps}fps.mp4`);
+  const file = path.join(dir, `life-${seconds}s.mp4`);
   if (await stat(file).catch(() => null)) return file;
   const temp = `${file}.${process.pid}.tmp`;
   await run('ffmpeg', [
     '-v', 'error', '-y',
-    '-f', 'lavfi', '-i', `life=s=64x36:mold=10:rate=${fps}:ratio=0.2:death_color=#202020:life_color=#d8d8d8,scale=320:180:flags=neighbor,format=yuv420p`,
+    '-f', 'lavfi', '-i', 'life=s=64x36:mold=10:rate=25:ratio=0.2:death_color=#202020:life_color=#d8d8d8,scale=320:180:flags=neighbor,format=yuv420p',
     '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`,
     '-t', String(seconds),
-    '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '30', '-pix_fmt', 'yuv420p', '-g', String(fps),
+    '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '30', '-pix_fmt', 'yuv420p', '-g', '25',
     '-c:a', 'aac', '-b:a', '48k', '-shortest', '-f', 'mp4', temp,
   ]); // prettier-ignore
   await rename(temp, file);
