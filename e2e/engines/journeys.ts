@@ -567,7 +567,23 @@ export const learningJourney: Journey = {
       );
       throw new Error(`${error.message}; questions: ${seen}; page: ${(await pageText(d)).slice(-1500)}`);
     }); // a badge: upper case on screen
-    await clickOn(d, 'button', new RegExp(`^${literal(title)}`));
+    // Opened means expanded: a click that a layout shift sent elsewhere (the badge going as the answer
+    // is marked read) is clicked again, as a person would (Firefox, a clean-clone run: never opened).
+    await clickUntil(
+      'the question opened',
+      () => clickOn(d, 'button', new RegExp(`^${literal(title)}`)),
+      () =>
+        d.evaluate(
+          (t: string) =>
+            Array.from(
+              document.querySelectorAll('[aria-label="Questions on this lecture"] button[aria-expanded]'),
+            ).some(
+              (button) =>
+                button.textContent?.startsWith(t) && button.getAttribute('aria-expanded') === 'true',
+            ),
+          title,
+        ),
+    );
     await seeText(d, new RegExp(literal(answer)));
     await shots(d, 'learning-answered');
   },
