@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { adminShots, adminSignIn } from './admin-setup';
 import type { Lectern } from './lectern';
 import type { CreatedStudent } from './student-setup';
@@ -30,12 +30,19 @@ test.describe('playback health', () => {
       env: { METRICS_TOKEN: TOKEN },
     }));
   });
+  // The students' windows close with their test: a window left open plays on in the worker's browser.
+  const windows: BrowserContext[] = [];
+  test.afterEach(async () => {
+    await Promise.all(windows.splice(0).map((w) => w.close()));
+  });
   test.afterAll(async () => {
     await lectern?.stop();
   });
 
   async function studentPage(browser: Browser, student: CreatedStudent): Promise<Page> {
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 720 } })).newPage();
+    const studentWindow = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    windows.push(studentWindow);
+    const page = await studentWindow.newPage();
     await signInStudent(page, lectern, student);
     await page.goto(`${lectern.url}/course/${courseId}?video=${videoId}`);
     return page;
