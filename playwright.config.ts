@@ -35,10 +35,13 @@ export default defineConfig({
     },
     viewport: { width: 1280, height: 800 },
     actionTimeout: 20_000,
-    // A failed test keeps its trace (actions, DOM snapshots, network, console) and a screenshot of the
-    // moment it failed; the trace's filmstrip is off: it screencasts every frame the canvas player
-    // draws, and with it two playback specs cost 93 CPU-seconds instead of 57 (the tier is CPU-bound).
-    trace: { mode: 'retain-on-failure', screenshots: false },
+    // A failed test keeps its trace (actions, network, console), a screenshot of the moment it failed
+    // and its page's accessibility tree (error-context.md). The trace's filmstrip is off: it
+    // screencasts every frame the canvas player draws, and with it two playback specs cost 93
+    // CPU-seconds instead of 57 (the tier is CPU-bound). Its DOM snapshots are off too: Chromium
+    // serialised the page before and after every action of every test, failed or not, and three
+    // specs cost 87 machine CPU-seconds with them, 74 without (104 and 77 in a first pair).
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: false },
     screenshot: 'only-on-failure',
   },
 });
