@@ -8,8 +8,9 @@ import { defineConfig } from 'vitest/config';
  * Test tiers (docs/ARCHITECTURE.md): `unit` and `web` are fast and self-contained; `integration`
  * runs the real app over HTTP on PGlite and PostgreSQL (`*.int.test.ts` beside the module, and the
  * authorization matrix and fuzzer in test/security); `faults` kills and starves real processes;
- * `scale-cluster` (the multi-node tests) and `scale-rush` (the evening rush) are `npm run test:scale`,
- * not part of `npm test`.
+ * `scale-cluster` (the multi-node tests: `npm run test:clusters`, which `npm test` runs beside the
+ * browser tiers) and `scale-rush` (the evening rush: `npm run test:rush`, alone after `npm test` in
+ * .ci/run) are `npm run test:scale` together, not part of `npm run test:vitest`.
  */
 /**
  * Starts the long test files first, whatever their project (vitest's own order runs project by
@@ -55,7 +56,7 @@ const FILE_CPU = 'test/support/file-cpu-setup.ts';
 
 /** Fault files that assert how fast answers come while a dependency is away. */
 const FAULTS_TIMED = ['test/faults/disk-full.test.ts', 'test/faults/postgres-restart.test.ts'];
-/** The evening rush (`npm run test:scale`): 300 viewers whose answers' times it judges. */
+/** The evening rush (`npm run test:rush`): 300 viewers whose answers' times it judges. */
 const RUSH = 'test/scale/rush.scale.ts';
 
 export default defineConfig({

@@ -72,15 +72,20 @@ if (!vitest.ok) {
   console.error('\nnpm test: vitest failed');
   process.exit(1);
 }
-// The Playwright specs and the Firefox/WebKit journeys side by side: both mostly wait on real-time
-// playback (the e2e tier alone kept the two cores about 45% busy), each starts its own servers on
-// free ports and data folders, and neither times an answer against a limit.
-await stage('e2e + engines (side by side)', async () => {
-  const [e2e, engines] = await Promise.all([
+// The Playwright specs, the Firefox/WebKit journeys and the two clusters (scale-out and the rolling
+// restart) side by side: the browsers mostly wait on real-time playback, and the clusters on a
+// worker's lock going stale (60 s) and on a minute of viewers through two restarts (the scale stage
+// left the machine 63% busy: 59 CPU-seconds in 85 s). Each starts its own servers on free ports and
+// data folders, and none times an answer against a limit; the evening rush, which does, runs alone
+// after `npm test` (.ci/run, `npm run test:rush`).
+await stage('e2e + engines + clusters (side by side)', async () => {
+  const [e2e, engines, clusters] = await Promise.all([
     run('test:e2e', { prefix: '[e2e]' }),
     run('test:browsers', { prefix: '[engines]' }),
+    run('test:clusters', { prefix: '[clusters]' }),
   ]);
   if (!e2e.ok) console.error('\nnpm test: e2e (Playwright) failed');
   if (!engines.ok) console.error('\nnpm test: engines failed');
-  return e2e.ok && engines.ok;
+  if (!clusters.ok) console.error('\nnpm test: the scale-out clusters failed');
+  return e2e.ok && engines.ok && clusters.ok;
 });

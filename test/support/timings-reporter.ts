@@ -10,7 +10,7 @@ import { recordFiles, recordStage, takeFileCpu, type Counts } from '../../script
 export default class TimingsReporter implements Reporter {
   private readonly serial = { first: Infinity, last: 0 };
 
-  /** Files that run alone, but not the scale tier: `npm run test:scale` is a stage of its own. */
+  /** Files that run alone, but not the scale tiers: they run in stages of their own (scripts/test-all.mjs, .ci/run). */
   private runsAlone(module: TestModule): boolean {
     return module.project.config.maxWorkers === 1 && !module.project.name.startsWith('scale');
   }
