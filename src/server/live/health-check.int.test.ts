@@ -6,12 +6,15 @@ import { liveClasses } from '../db/schema';
 import { runCheck } from '../health/readiness';
 import { createReadiness } from '../wiring/health-registry';
 import { liveIngestLine } from '../wiring/doctor-live';
-import { liveSuiteServer, randomPort, scheduledClass } from '../../../test/support/live-encoder';
+import { liveSuiteServer, scheduledClass } from '../../../test/support/live-encoder';
+import { freePort } from '../../../test/support/processes';
 import { suiteAdmin } from '../../../test/support/test-server';
 import { liveIngestCheck } from './health-check';
 import { IngestLeases } from './lease';
 
-const RTMP_PORT = randomPort();
+// A port the system just gave out free: a random one could be another test's listener (a CI run
+// found its "nobody listens" check answered).
+const RTMP_PORT = await freePort();
 
 describe('the live ingest in /readyz and the doctor', () => {
   const server = liveSuiteServer({

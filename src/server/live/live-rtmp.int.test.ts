@@ -15,11 +15,11 @@ import {
   liveEncoder,
   liveSuiteServer,
   nginxTest,
-  randomPort,
   scheduledClass,
   startNginxMain,
   until,
 } from '../../../test/support/live-encoder';
+import { freePort } from '../../../test/support/processes';
 import { selfSignedCert } from '../../../test/support/tls';
 import { suiteAdmin } from '../../../test/support/test-server';
 import { LiveIngest } from './ingest';
@@ -36,8 +36,8 @@ const sample = (text: string, series: string) =>
       ?.slice(series.length + 1) ?? NaN,
   );
 
-/** nginx's rtmp listener (TCP). */
-const RTMP_PORT = randomPort();
+/** nginx's rtmp listener (TCP), on a port the system just gave out free. */
+const RTMP_PORT = await freePort();
 
 describe('live ingest over RTMP through nginx', () => {
   const server = liveSuiteServer({
