@@ -38,10 +38,19 @@ export async function sendRaw(
   const pieces = Math.max(1, options.pieces ?? 1);
   const socket = await open(url, options.from);
   const reply = answerOn(socket, isHead(bytes), options.timeoutMs, options.until);
+  // A server may answer before the last piece (a refusal before the body) and close; a piece written
+  // after that comes back as a reset, and Node drops the socket with the answer unread. A slow sender
+  // stops once an answer has begun, as a browser does, and lets the event loop read the socket (its
+  // poll phase runs before setImmediate's, where a timer runs before it) before each next piece.
+  let heard = false;
+  socket.once('data', () => (heard = true));
   const size = Math.ceil(sent.length / pieces);
-  for (let i = 0; i < sent.length && !socket.destroyed; i += size) {
+  for (let i = 0; i < sent.length && !socket.destroyed && !heard; i += size) {
     socket.write(sent.subarray(i, i + size));
-    if (options.pauseMs && i + size < sent.length) await new Promise((r) => setTimeout(r, options.pauseMs));
+    if (options.pauseMs && i + size < sent.length) {
+      await new Promise((r) => setTimeout(r, options.pauseMs));
+      await new Promise((r) => setImmediate(r));
+    }
   }
   return reply;
 }
