@@ -77,9 +77,35 @@ export async function until<T>(what: string, probe: () => Promise<T>, timeoutMs 
 /** The page's visible text. */
 export const pageText = (d: EngineDriver) => d.evaluate(() => document.body.innerText);
 
-/** Waits until the page shows `text`. */
+/**
+ * Starts recording the text the page renders from now on (`recordShown` before each click): a toast
+ * lives 3 s, and a poll of a loaded WebKit once missed "Password reset successful" (86 polls in 20 s,
+ * the toast never among them). A full page load ends the record; then only the page's text counts.
+ */
+const recordShown = (d: EngineDriver) =>
+  d.evaluate(() => {
+    const w = window as unknown as { __shown?: { text: string; observer: MutationObserver } };
+    w.__shown?.observer.disconnect();
+    const shown = {
+      text: '',
+      observer: new MutationObserver((records) => {
+        for (const record of records)
+          for (const node of Array.from(record.addedNodes))
+            shown.text += ` ${node instanceof HTMLElement ? node.innerText : (node.textContent ?? '')}`;
+      }),
+    };
+    shown.observer.observe(document.body, { childList: true, subtree: true });
+    w.__shown = shown;
+  });
+
+/** Waits until the page shows `text`, or showed it since the last click (a toast that came and went). */
 export const seeText = (d: EngineDriver, text: RegExp) =>
-  until(`the page shows ${text}`, async () => text.test(await pageText(d)));
+  until(`the page shows ${text}`, async () => {
+    const shown = await d.evaluate(
+      () => (window as unknown as { __shown?: { text: string } }).__shown?.text ?? '',
+    );
+    return text.test(shown) || text.test(await pageText(d));
+  });
 
 /** Waits until the address matches. */
 export const atUrl = (d: EngineDriver, url: RegExp) =>
@@ -109,7 +135,10 @@ export const fillIn = (d: EngineDriver, kind: Kind, name: RegExp, text: string) 
 export const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export const clickOn = (d: EngineDriver, kind: Kind, name: RegExp) =>
-  onFound(d, kind, name, (selector) => d.click(selector));
+  onFound(d, kind, name, async (selector) => {
+    await recordShown(d);
+    await d.click(selector);
+  });
 
 /**
  * Clicks until `took` holds, as a person clicks again when nothing happened (WebKit was seen to lose
