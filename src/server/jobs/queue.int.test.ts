@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeClock } from '../clock';
 import { loadConfig } from '../config';
 import type { AppContext } from '../context';
@@ -47,6 +47,31 @@ describe.each(testEngines())('database job queue (%s)', (engine) => {
       ...options,
     });
   }
+
+  it('runs a job enqueued while the runner idles at once, and one the clock makes due when asked', async () => {
+    const ran: string[] = [];
+    // Looks 10 s apart, then (embedded) up to a minute: only the enqueue's wake can start the job in 5 s.
+    const runner = runnerWith(async () => void ran.push('now'), { pollMs: 10_000, idlePollMs: 60_000 });
+    await runner.start();
+    await runner.idle();
+    const id = await enqueueJob(database, 'accounts.purge-expired', {});
+    await vi.waitFor(() => expect(ran).toHaveLength(1), { timeout: 5_000, interval: 50 });
+    await vi.waitFor(async () => expect(await statusOf(id)).toMatchObject({ status: 'done' }));
+    // Due in an hour by the clock: not run now; run once the clock gets there and idle() is asked.
+    const later = await enqueueJob(
+      database,
+      'accounts.purge-expired',
+      {},
+      { runAt: new Date(clock.now().getTime() + 3_600_000) },
+    );
+    await runner.idle();
+    expect((await statusOf(later)).status).toBe('queued');
+    clock.advance(3_600_000);
+    await runner.idle(5_000);
+    await runner.stop();
+    expect(ran).toHaveLength(2);
+    expect(await statusOf(later)).toMatchObject({ status: 'done' });
+  });
 
   it('runs a queued job once and marks it done', async () => {
     let runs = 0;

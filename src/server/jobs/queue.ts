@@ -12,6 +12,19 @@ export interface EnqueueOptions {
   maxAttempts?: number;
 }
 
+/** The runners of this process, told of each job enqueued here (`onEnqueue`). */
+const enqueueListeners = new Set<() => void>();
+
+/**
+ * Calls `listener` after every enqueue in this process; answers the unsubscribe. Inside a transaction
+ * it is called before the commit: on the embedded database a query waits for the transaction, so a
+ * runner's claim still finds the job.
+ */
+export function onEnqueue(listener: () => void): () => void {
+  enqueueListeners.add(listener);
+  return () => enqueueListeners.delete(listener);
+}
+
 /** Adds a job; pass a transaction as `db` to enqueue atomically with the change that needs it. */
 export async function enqueueJob<T extends JobType>(
   db: Db,
@@ -30,6 +43,7 @@ export async function enqueueJob<T extends JobType>(
       maxAttempts: options.maxAttempts ?? 3,
     })
     .returning({ id: jobs.id });
+  for (const listener of enqueueListeners) listener();
   return row!.id;
 }
 

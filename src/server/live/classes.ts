@@ -13,6 +13,7 @@ import { badRequest, conflict, notFound } from '../errors';
 import { deleteVideo } from '../videos/admin-service';
 import { insertVideoGrants } from '../videos/video-grants';
 import type { LiveClassRow } from './presenter';
+import { scheduleChanged } from './schedule-changes';
 import { newStreamKey, wrapStreamKey } from './stream-keys';
 
 const MINUTE_MS = 60_000;
@@ -69,7 +70,7 @@ export async function createLiveClass(
   for (let attempt = 0; ; attempt++) {
     const port = await freePort(ctx.db, ctx.config.live.srtPorts);
     try {
-      return await changingCourseVideos(ctx.db, [course.id], async (tx) => {
+      const created = await changingCourseVideos(ctx.db, [course.id], async (tx) => {
         const [video] = await tx
           .insert(videos)
           .values({
@@ -117,6 +118,8 @@ export async function createLiveClass(
           .returning();
         return row!;
       });
+      scheduleChanged();
+      return created;
     } catch (error) {
       if (!isUniqueViolation(error) || attempt >= 5) throw error;
     }
@@ -169,7 +172,7 @@ export async function updateLiveClass(
   if (input.startsAt !== undefined || input.minutes !== undefined)
     requireNotOver(startsAt, minutes, ctx.clock.now());
   const now = ctx.clock.now();
-  return ctx.db.transaction(async (tx) => {
+  const updated = await ctx.db.transaction(async (tx) => {
     const [saved] = await tx
       .update(liveClasses)
       .set({
@@ -188,6 +191,8 @@ export async function updateLiveClass(
         .where(eq(videos.id, row.videoId));
     return saved!;
   });
+  scheduleChanged();
+  return updated;
 }
 
 /** A new stream key: the old one stops working at the encoder's next connection. */

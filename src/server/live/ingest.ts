@@ -14,6 +14,7 @@ import { IngestLeases, LIVE_LEASE_MS } from './lease';
 import { reportIngest, type IngestFigures } from './live-metrics';
 import type { LiveClassRow } from './presenter';
 import { queueRecording } from './recording';
+import { onScheduleChange } from './schedule-changes';
 import { openStreamKey } from './stream-keys';
 
 /** Live segments are short: a player three segments behind is ~6 s behind the encoder. */
@@ -312,7 +313,10 @@ class ClassIngest {
         const watcher = watch(this.dir(rung), (_event, file) => {
           if (this.finished || !file?.startsWith(PLAYLIST)) return;
           this.publish().catch((error: unknown) =>
-            this.ctx.logger.warn({ classId: this.row.id, error: String(error) }, 'live ingest: publishing failed'),
+            this.ctx.logger.warn(
+              { classId: this.row.id, error: String(error) },
+              'live ingest: publishing failed',
+            ),
           );
         });
         watcher.on('error', () => watcher.close());
@@ -525,14 +529,29 @@ class ClassIngest {
 }
 
 /**
+ * The longest an idle ingest on the embedded database waits between looks for due classes. Only
+ * this process writes that database, and a class scheduled or moved here wakes the ingest
+ * (`schedule-changes.ts`), so an idle look only finds a class the clock brought within LIVE_LEAD_MS.
+ * Twice a second, the look was a third of an idle server's CPU.
+ */
+const IDLE_TICK_MS = 4_000;
+
+/**
  * The live ingest of this node (LIVE_INGEST=on): every `pollMs` it opens the listener of each class
  * due within LIVE_LEAD_MS, publishes what the listeners wrote, and ends classes whose encoder is
- * gone past the grace or whose time is up.
+ * gone past the grace or whose time is up. With no class due on the embedded database, it looks
+ * less often (IDLE_TICK_MS).
  */
 export class LiveIngest {
   private readonly classes = new Map<string, ClassIngest>();
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
+  private running = false;
+  /** A wake came during a step: step again at once. */
+  private tickAgain = false;
+  /** Steps in a row with no class due or ingested here. */
+  private idleTicks = 0;
+  private unlisten: (() => void) | undefined;
   /** This node's hold on classes: another node holding a class's lease keeps it (lease.ts). */
   readonly leases: IngestLeases;
 
@@ -541,6 +560,7 @@ export class LiveIngest {
     private readonly tools: MediaTools,
     private readonly pollMs = 500,
     leaseMs = LIVE_LEASE_MS,
+    private readonly idleTickMs = IDLE_TICK_MS,
   ) {
     this.leases = new IngestLeases(ctx.db, leaseMs);
   }
@@ -551,15 +571,45 @@ export class LiveIngest {
     this.unreport ??= reportIngest(this.ctx.metrics.registry, () =>
       [...this.classes.values()].map((c) => c.figures()),
     );
-    this.timer ??= setInterval(() => {
-      this.ticking ??= this.tick()
-        .catch((error: unknown) =>
-          this.ctx.logger.error({ error: String(error) }, 'live ingest: a step failed'),
-        )
-        .finally(() => {
-          this.ticking = undefined;
-        });
-    }, this.pollMs);
+    if (this.running) return;
+    this.running = true;
+    this.unlisten = onScheduleChange(() => this.wake());
+    this.schedule(this.pollMs);
+  }
+
+  /** Steps now (a class was scheduled or moved in this process). */
+  wake(): void {
+    this.idleTicks = 0;
+    if (!this.running) return;
+    if (this.ticking) this.tickAgain = true;
+    else this.schedule(0);
+  }
+
+  private schedule(delay: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.step(), delay);
+  }
+
+  private step(): void {
+    if (this.ticking) return;
+    const started = Date.now();
+    this.tickAgain = false;
+    this.ticking = this.tick()
+      .catch((error: unknown) =>
+        this.ctx.logger.error({ error: String(error) }, 'live ingest: a step failed'),
+      )
+      .finally(() => {
+        this.ticking = undefined;
+        // Every pollMs from the last step's start, as an interval would, unless woken meanwhile.
+        if (this.running)
+          this.schedule(this.tickAgain ? 0 : Math.max(0, this.nextTickMs() - (Date.now() - started)));
+      });
+  }
+
+  /** PostgreSQL: every `pollMs` (another node may schedule a class). Embedded: longer while idle. */
+  private nextTickMs(): number {
+    if (this.ctx.dbKind !== 'pglite') return this.pollMs;
+    return Math.max(this.pollMs, Math.min(this.pollMs * 2 ** this.idleTicks, this.idleTickMs));
   }
 
   /** Classes this node ingests right now. */
@@ -599,6 +649,7 @@ export class LiveIngest {
       await ingest.resume();
       await ingest.listen();
     }
+    this.idleTicks = due.length || this.classes.size ? 0 : this.idleTicks + 1;
     const dueIds = new Set(due.map((d) => d.row.id));
     for (const [id, ingest] of this.classes) {
       // Deleted or ended by someone else: let go.
@@ -614,7 +665,10 @@ export class LiveIngest {
   async stop(): Promise<void> {
     this.unreport?.();
     this.unreport = undefined;
-    clearInterval(this.timer);
+    this.running = false;
+    this.unlisten?.();
+    this.unlisten = undefined;
+    clearTimeout(this.timer);
     this.timer = undefined;
     await this.ticking;
     await Promise.all([...this.classes.values()].map((c) => c.stop()));

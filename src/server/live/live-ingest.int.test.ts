@@ -21,6 +21,26 @@ describe('live ingest over SRT', () => {
   let ingest: LiveIngest | undefined;
   afterAll(() => ingest?.stop());
 
+  it('opens the listener of a class scheduled between two looks at once, not at the next look', async () => {
+    // Looks a minute apart: only the scheduling's wake can open the listener within 10 s.
+    const waiting = new LiveIngest(
+      server.ctx,
+      createMediaTools(server.ctx.config),
+      60_000,
+      undefined,
+      60_000,
+    );
+    waiting.start();
+    try {
+      const { live } = await scheduledClass(server, admin, 'Scheduled between looks');
+      await until('the listener', async () => waiting.active === 1, 10_000);
+      // Done with it: ended, so the tests below see only their own classes.
+      await server.ctx.db.update(liveClasses).set({ status: 'ended' }).where(eq(liveClasses.id, live._id));
+    } finally {
+      await waiting.stop();
+    }
+  }, 60_000);
+
   it('refuses a wrong passphrase, packages a live class into growing encrypted playlists for students with access, and ends it after the grace', async () => {
     const { course, student, live } = await scheduledClass(server, admin, 'Live over SRT');
     const { client: outsider } = await server.studentClient();
