@@ -17,7 +17,6 @@ export async function startLectern(env: Record<string, string> = {}): Promise<Le
   const adminPassword = 'Admin@E2e123';
   const server = await startBuiltServer({
     prefix: 'lectern-e2e-',
-    nodeFlags: [],
     env: {
       SMTP_URL: smtp.url,
       ADMIN_PASSWORD: adminPassword,

@@ -118,7 +118,6 @@ async function startSite(mode: Mode) {
 async function startServer(env: Record<string, string> = {}) {
   const { url, dataDir, stop } = await startBuiltServer({
     prefix: 'lectern-engines-',
-    nodeFlags: [],
     env: { ADMIN_PASSWORD, LOG_FORMAT: 'json', SMTP_URL: '', ...env },
   });
   return { url, dataDir, stop };

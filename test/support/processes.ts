@@ -22,8 +22,10 @@ let bundleIsFresh: boolean | undefined;
  * WebAssembly run as V8's baseline compiler makes it, without recompiling the hot functions with the
  * optimizing one in the background. A test's process lives seconds and answers a few hundred queries,
  * so that recompiling never paid for itself: a seeded server's first 12 s took 4.4 CPU-seconds with
- * it off against 6.9 (docs/TESTING.md). Same code, same answers; only speed differs, and speed is
- * judged by the benchmarks and the rush, which start their servers as `npm start` does.
+ * it off against 6.9 (docs/TESTING.md). Nor for the browser tiers' servers, which serve minutes of
+ * playback: three e2e specs' servers 18.3 and 15.6 CPU-seconds without it, 12.4 and 12.6 with it.
+ * Same code, same answers; only speed differs, and speed is judged by the benchmarks and the rush,
+ * which start their servers as `npm start` does.
  */
 export const TEST_NODE_FLAGS = (process.env.TEST_NODE_FLAGS ?? '--liftoff-only').split(' ').filter(Boolean);
 
@@ -191,7 +193,6 @@ export async function startBuiltServer({
   cwd,
   unset = [],
   ready,
-  nodeFlags = TEST_NODE_FLAGS,
 }: {
   env?: Record<string, string>;
   main?: string;
@@ -204,12 +205,6 @@ export async function startBuiltServer({
   unset?: string[];
   /** Started only once this also holds of its output (a line the start prints last). */
   ready?: (output: string) => boolean;
-  /**
-   * Node's flags: TEST_NODE_FLAGS by default. The browser tiers' servers serve minutes of playback
-   * and pass `[]` (V8's default, as `npm start`): the baseline-only flag is measured on the short
-   * processes of the Vitest tiers, not on theirs.
-   */
-  nodeFlags?: string[];
 }): Promise<BuiltServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), prefix));
   // Unless the caller names a database (or runs another build, whose schema may differ), the server
@@ -235,7 +230,7 @@ export async function startBuiltServer({
   };
   for (const name of unset) delete serverEnv[name];
   if (seeded) delete serverEnv.DATABASE_URL;
-  const child = spawn(process.execPath, [...nodeFlags, main], {
+  const child = spawn(process.execPath, [...TEST_NODE_FLAGS, main], {
     cwd,
     env: serverEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
