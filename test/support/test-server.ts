@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
-import { createAdmin, createStudent } from '../../src/server/accounts/users';
+import { hashPassword } from '../../src/server/accounts/passwords';
 import { createInstructor } from '../../src/server/accounts/instructors';
 import { buildApp, type AppOptions } from '../../src/server/app';
 import { FakeClock } from '../../src/server/clock';
@@ -21,6 +21,9 @@ import { setupLinkToken } from './setup-link';
 import { TestSmtpServer } from './smtp';
 import { fetchTrusting } from './tls';
 import { freePort } from './processes';
+
+/** Fixture passwords' argon2id hashes (TestServer.insertFixtureUser). */
+const fixtureHashes = new Map<string, Promise<string>>();
 
 /** 13:30 in Asia/Kolkata: inside the default opening hours. */
 export const OPEN_TIME = '2026-03-02T08:00:00.000Z';
@@ -105,13 +108,17 @@ export class TestServer {
   async createStudent(overrides: Partial<TestStudent> = {}): Promise<TestStudent> {
     const n = ++this.counter;
     const password = overrides.password ?? 'Initial@123';
-    const student = await createStudent(this.ctx.db, {
-      rollno: overrides.rollno ?? `R${String(n).padStart(3, '0')}`,
-      name: `Student ${n}`,
-      email: overrides.email ?? `student${n}@example.test`,
-      username: overrides.username ?? `student${n}`,
+    const student = await this.insertFixtureUser(
+      {
+        role: 'student',
+        rollno: overrides.rollno ?? `R${String(n).padStart(3, '0')}`,
+        name: `Student ${n}`,
+        email: overrides.email ?? `student${n}@example.test`,
+        username: overrides.username ?? `student${n}`,
+        firstLogin: true,
+      },
       password,
-    });
+    );
     return {
       id: student.id,
       username: student.username,
@@ -119,6 +126,22 @@ export class TestServer {
       rollno: student.rollno!,
       password,
     };
+  }
+
+  /**
+   * A fixture's account row, its password hashed once per password and worker: fixture students and
+   * admins are a test's setup, not its subject (the admin's screens and the CLI create them through
+   * accounts/users.ts in their own tests), and the Vitest tier made 900 of them, about 15
+   * CPU-seconds of argon2id. Every sign-in still verifies a real argon2id hash of the password.
+   */
+  private async insertFixtureUser(values: Omit<typeof users.$inferInsert, 'passwordHash'>, password: string) {
+    let passwordHash = fixtureHashes.get(password);
+    if (!passwordHash) fixtureHashes.set(password, (passwordHash = hashPassword(password)));
+    const [row] = await this.ctx.db
+      .insert(users)
+      .values({ ...values, passwordHash: await passwordHash })
+      .returning();
+    return row!;
   }
 
   /** A student who has already reset their password. */
@@ -130,11 +153,16 @@ export class TestServer {
 
   async createAdmin(password = 'Admin@12345'): Promise<{ id: string; username: string; password: string }> {
     const n = ++this.counter;
-    const admin = await createAdmin(this.ctx.db, {
-      username: `admin${n}`,
-      email: `admin${n}@example.test`,
+    const admin = await this.insertFixtureUser(
+      {
+        role: 'admin',
+        username: `admin${n}`,
+        email: `admin${n}@example.test`,
+        name: `admin${n}`,
+        firstLogin: false,
+      },
       password,
-    });
+    );
     await this.enrolFactor(admin);
     return { id: admin.id, username: admin.username, password };
   }
