@@ -220,6 +220,45 @@ describe('course page', () => {
     expect(await screen.findByRole('heading', { name: 'Git basics' })).toBeInTheDocument();
   });
 
+  it('opens a class that has just gone live on its own lecture, not on the first one for a moment', async () => {
+    const user = userEvent.setup();
+    // The course's list was answered a moment before the class went live; its next answer has it.
+    let listWithLive: () => void = () => {};
+    const listed = new Promise<void>((resolve) => (listWithLive = resolve));
+    let asked = 0;
+    fakeServer(
+      routes({
+        'POST /api/videos': async () => {
+          if (++asked === 1) return { body: { videos: VIDEOS } };
+          await listed;
+          return { body: { videos: [...VIDEOS, video('v4', 'Closures, live')] } };
+        },
+        'GET /api/courses/c1/live-classes': () => ({
+          body: [
+            {
+              _id: 'l1',
+              videoId: 'v4',
+              title: 'Closures, live',
+              startsAt: '2026-03-02T08:00:00.000Z',
+              minutes: 60,
+              status: 'live',
+            },
+          ],
+        }),
+      }),
+    );
+    renderCourse();
+    const live = await screen.findByLabelText('Live now: Closures, live');
+    await user.click(within(live).getByRole('button', { name: 'Watch live' }));
+    // Waiting for the list, with no player started on "Welcome".
+    expect(screen.getByLabelText('Loading the course')).toBeInTheDocument();
+    expect(document.querySelector('video')).toBeNull();
+    listWithLive();
+    await screen.findByRole('region', { name: 'Video player: Closures, live' }, { timeout: 5_000 });
+    expect(screen.queryByRole('region', { name: 'Video player: Welcome' })).not.toBeInTheDocument();
+    expect(document.querySelectorAll('video')).toHaveLength(1);
+  });
+
   it('says so when there is no live class, and when the list cannot be loaded', async () => {
     fakeServer(routes());
     const { unmount } = renderCourse();

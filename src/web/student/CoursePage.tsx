@@ -1,10 +1,11 @@
 import { Anchor, Badge, Grid, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconCircleCheckFilled, IconClock, IconPlayerPlayFilled } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { openingVideoIndex } from '../../contract/opening-video';
 import { messageOf } from '../api/client';
-import { useCourses, useCourseVideos, useProgressCache, useRollno } from '../api/student';
+import { studentKeys, useCourses, useCourseVideos, useProgressCache, useRollno } from '../api/student';
 import { formatClock, parseDuration } from '../player/format';
 import { PLAY_MARK } from '../player/renderer';
 import { watermarkText } from '../player/watermark';
@@ -40,6 +41,11 @@ export default function CoursePage() {
   const rollno = useRollno(courseId);
   const courses = useCourses();
   const updateProgress = useProgressCache(courseId);
+  const queryClient = useQueryClient();
+  // A lecture picked before the list has it (a class that has just gone live): the list is asked
+  // again and the page waits for it, rather than start the first lecture and switch a moment later
+  // (a second start a browser may refuse to play without a gesture of its own).
+  const [awaitedVideo, setAwaitedVideo] = useState<string | null>(null);
   // Intro thumbnail first; a pick from the playlist or Play Next starts playing at once.
   const [playing, setPlaying] = useState(false);
   // A search hit (`?video=ID&t=SECONDS`) plays from two seconds before it, each time one is
@@ -72,10 +78,16 @@ export default function CoursePage() {
     setParams({ video: videoId }, { replace: true });
     setPlaying(true);
     window.scrollTo({ top: 0, behavior: 'smooth' });
+    if (!videos.some((v) => v._id === videoId)) {
+      setAwaitedVideo(videoId);
+      void queryClient
+        .invalidateQueries({ queryKey: studentKeys.videos(courseId) })
+        .finally(() => setAwaitedVideo((awaited) => (awaited === videoId ? null : awaited)));
+    }
   };
 
   let main;
-  if (videosQuery.isPending) {
+  if (videosQuery.isPending || awaitedVideo) {
     main = (
       <Stack aria-busy="true" aria-label="Loading the course">
         <Skeleton style={{ aspectRatio: '16 / 9' }} radius="md" />
