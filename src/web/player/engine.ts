@@ -128,6 +128,13 @@ export async function attachStream(
     // under load, deadlocked on in GStreamer.
     startPosition: startPosition(options.startAt ?? 0, options.durationHint ?? 0) || -1,
     ...LIVE_LATENCY,
+    // A live class's stream has no end yet: the MediaSource says so (an infinite duration, the
+    // seekable range up to the live edge), as the browser's own HLS does. With the playlist's end as
+    // its duration, WebKit ended a class (pause, then ended) whenever playback caught up with the
+    // last segment before the next one came (a late playlist reload, the instructor's encoder
+    // dropping for a few seconds) and stayed paused; other engines wait for more data. When the
+    // class ends, its playlist's end is the duration again.
+    liveDurationInfinity: true,
     backBufferLength: 30,
     maxBufferLength: 30,
     maxMaxBufferLength: 30,

@@ -28,4 +28,24 @@ describe('media state while a video plays', () => {
     act(() => void ref.current!.dispatchEvent(new Event('ratechange')));
     expect(state.result.current.rate).toBe(1.5);
   });
+
+  it("shows a live stream's length as its live edge, which grows as segments arrive while playback waits", () => {
+    const ref = videoAt(30);
+    const video = ref.current!;
+    let edge = 36;
+    Object.defineProperty(video, 'duration', { value: Infinity, configurable: true });
+    Object.defineProperty(video, 'seekable', {
+      get: () => ({ length: 1, start: () => 0, end: () => edge }),
+      configurable: true,
+    });
+    const state = renderHook(() => useMediaState(ref));
+    expect(state.result.current.duration).toBe(36);
+    edge = 38;
+    act(() => void video.dispatchEvent(new Event('progress')));
+    expect(state.result.current.duration).toBe(38);
+    // The class ended: the playlist's end is the length again.
+    Object.defineProperty(video, 'duration', { value: 40, configurable: true });
+    act(() => void video.dispatchEvent(new Event('durationchange')));
+    expect(state.result.current.duration).toBe(40);
+  });
 });

@@ -35,6 +35,8 @@ const EVENTS = [
   'canplaythrough',
   'timeupdate',
   'durationchange',
+  // A live stream's edge moves as segments arrive, while playback may be waiting for them.
+  'progress',
   'loadedmetadata',
   'loadeddata',
   'volumechange',
@@ -46,6 +48,16 @@ const EVENTS = [
 ] as const;
 
 const HAVE_FUTURE_DATA = 3;
+
+/**
+ * The length the controls show: the video's, or for a live stream (an infinite duration, engine.ts)
+ * its live edge, the end of what may be sought; 0 while not known.
+ */
+export function shownDuration(video: HTMLVideoElement): number {
+  if (Number.isFinite(video.duration)) return video.duration;
+  const { seekable } = video;
+  return video.duration === Infinity && seekable.length > 0 ? seekable.end(seekable.length - 1) : 0;
+}
 
 const sameState = (a: MediaState, b: MediaState) =>
   (Object.keys(a) as (keyof MediaState)[]).every((key) => a[key] === b[key]);
@@ -68,7 +80,7 @@ export function useMediaState(ref: RefObject<HTMLVideoElement | null>): MediaSta
       const starved = !video.paused && video.readyState < HAVE_FUTURE_DATA;
       const next: MediaState = {
         playing: !video.paused,
-        duration: Number.isFinite(video.duration) ? video.duration : 0,
+        duration: shownDuration(video),
         volume: video.volume,
         muted: video.muted,
         rate: video.playbackRate,
