@@ -51,3 +51,34 @@ export class Coverage {
     for (const [a, b] of spans) this.pending = merge(this.pending, a, b);
   }
 }
+
+/**
+ * Turns a video element's time updates into played spans for a `Coverage`: time that moved no
+ * faster than the clock allows (times the speed) was played; a bigger jump is a seek. Counting
+ * starts at a seek's target, and goes on while the element still says it is seeking: WebKit plays on
+ * from the target before it fires `seeked` (2 s of a rewatch went uncounted there, and the student
+ * was told to watch the part again).
+ */
+export class PlayedTime {
+  private lastTime: number | null = null;
+  private lastWall = 0;
+
+  constructor(private readonly coverage: Coverage) {}
+
+  /** A time update: `t` the element's time, `now` the wall clock in milliseconds. */
+  update(t: number, now: number, { paused, rate }: { paused: boolean; rate: number }): void {
+    if (!paused && this.lastTime !== null) {
+      const limit = ((now - this.lastWall) / 1000) * rate * 1.25 + 0.3;
+      const delta = t - this.lastTime;
+      if (delta > 0 && delta <= limit) this.coverage.add(this.lastTime, t);
+    }
+    this.lastTime = t;
+    this.lastWall = now;
+  }
+
+  /** A seek to `target`: nothing between the old time and it was played. */
+  seek(target: number, now: number): void {
+    this.lastTime = target;
+    this.lastWall = now;
+  }
+}

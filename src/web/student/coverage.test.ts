@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Coverage } from '../player/coverage';
+import { Coverage, PlayedTime } from '../player/coverage';
 import { resumePosition } from './use-watch-progress';
 
 describe('watched coverage', () => {
@@ -52,6 +52,53 @@ describe('ranges for the next save', () => {
     c.add(10, 20);
     c.giveBack(lost);
     expect(c.take()).toEqual([[0, 20]]);
+  });
+});
+
+describe("played time from the element's time updates", () => {
+  const playing = { paused: false, rate: 1 };
+  /** Time updates every 250 ms of the wall clock, the playhead moving `speed` seconds per second. */
+  function play(p: PlayedTime, from: number, to: number, startWall: number, speed = 1): number {
+    let wall = startWall;
+    for (let t = from; t <= to + 1e-9; t += 0.25 * speed, wall += 250) p.update(t, wall, playing);
+    return wall - 250;
+  }
+
+  it('counts what plays on from a seek target before the element says the seek is done (WebKit)', () => {
+    const c = new Coverage();
+    const p = new PlayedTime(c);
+    let wall = play(p, 0, 5, 0); // to the checkpoint at 5 s
+    // A wrong answer rewinds to 1 s; WebKit plays 1 s to 3 s while still "seeking", then 3 s to 5 s.
+    c.take();
+    p.seek(1, (wall += 1000));
+    wall = play(p, 1, 3, wall + 250);
+    play(p, 3, 5, wall + 250);
+    expect(c.take()).toEqual([[1, 5]]);
+  });
+
+  it('counts nothing across a seek, a jump faster than the clock, or while paused', () => {
+    const c = new Coverage();
+    const p = new PlayedTime(c);
+    const wall = play(p, 0, 2, 0);
+    p.seek(10, wall + 100);
+    p.update(10.25, wall + 350, playing);
+    // The element jumped 20 s in 250 ms without a seek event (a gap skipped, a lost update): not played.
+    p.update(30.25, wall + 600, playing);
+    p.update(31, wall + 2000, { paused: true, rate: 1 });
+    p.update(32, wall + 3000, { paused: true, rate: 1 });
+    expect(c.take()).toEqual([
+      [0, 2],
+      [10, 10.25],
+    ]);
+  });
+
+  it('allows for the playback speed', () => {
+    const c = new Coverage();
+    const p = new PlayedTime(c);
+    p.update(0, 0, { paused: false, rate: 2 });
+    p.update(1, 500, { paused: false, rate: 2 }); // 1 s in 500 ms at 2x: played (at 1x it is not)
+    p.update(2, 750, playing); // at 1x now: 1 s in 250 ms is a jump
+    expect(c.take()).toEqual([[0, 1]]);
   });
 });
 

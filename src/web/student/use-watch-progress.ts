@@ -8,7 +8,7 @@ import {
 import { ApiError } from '../api/client';
 import { saveProgress } from '../api/student';
 import { listen } from '../ui/listen';
-import { Coverage } from '../player/coverage';
+import { Coverage, PlayedTime } from '../player/coverage';
 import type { PlaybackHealth } from '../player/playback-health';
 
 /** How long `settled` waits for saves on their way. */
@@ -51,8 +51,7 @@ export function useWatchProgress(
     const video = videoRef.current;
     if (!video) return;
     const coverage = new Coverage();
-    let lastTime: number | null = null;
-    let lastWall = 0;
+    const played = new PlayedTime(coverage);
     let position = initial.position;
     let savedKey = `${initial.position.toFixed(1)}|${initial.watched.toFixed(1)}`;
 
@@ -62,21 +61,13 @@ export function useWatchProgress(
     };
 
     const onTime = () => {
-      const now = performance.now();
       const t = video.currentTime;
-      if (!video.paused && !video.seeking && lastTime !== null) {
-        // Played time advances at most as fast as the clock times the speed; a bigger jump is a seek.
-        const limit = ((now - lastWall) / 1000) * video.playbackRate * 1.25 + 0.3;
-        const delta = t - lastTime;
-        if (delta > 0 && delta <= limit) coverage.add(lastTime, t);
-      }
+      played.update(t, performance.now(), { paused: video.paused, rate: video.playbackRate });
       // Before the first frame (and the resume seek) the element reads 0: not a position worth saving.
       if (video.readyState >= 2) position = t;
-      lastTime = video.seeking ? null : t;
-      lastWall = now;
     };
     const onSeeking = () => {
-      lastTime = null; // a seek adds nothing to the time played
+      played.seek(video.currentTime, performance.now()); // a seek adds nothing to the time played
       // The seek's target is already the position: a pause before its data arrives saves it, not the spot left.
       position = video.currentTime;
     };
