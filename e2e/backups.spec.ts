@@ -35,6 +35,11 @@ test.describe('backups', () => {
     // The target cannot be written yet: a plain file where its folder should be.
     await writeFile(target, 'not a folder');
     await adminSignIn(page, lectern);
+    // Toasts show below the top bar: the sign-in's covered the navigation's right end, and the
+    // pointer on its way to Backups, resting on the toast, held it open (a CI run's 20 s of retries).
+    const bar = await page.locator('header').first().boundingBox();
+    const toasts = await page.locator('.mantine-Notifications-root[data-position="top-right"]').boundingBox();
+    expect(toasts!.y).toBeGreaterThanOrEqual(bar!.y + bar!.height);
 
     // From the navigation.
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Backups' }).click();
