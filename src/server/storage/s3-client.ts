@@ -60,8 +60,12 @@ export function createS3Client(config: Readonly<S3Config>): S3Client {
       // Idle time on a socket (not the whole request): a segment or part that stops moving fails.
       requestTimeout: 30_000,
       // Every segment a viewer fetches through Node is one GET to the bucket: keep many sockets warm.
-      httpAgent: new HttpAgent({ keepAlive: true, maxSockets: 512 }),
-      httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets: 512 }),
+      // An idle socket is closed by us after 5 s (Node's own default agent does the same), well before
+      // a server closes it (Ceph RGW after 65 s): a request sent on a socket the server was closing
+      // at that moment failed, and an upload chunk streamed from the browser cannot be sent again
+      // (a 503 to the admin's upload, seen in the scale-out test). Last used first, so the rest idle out.
+      httpAgent: new HttpAgent({ keepAlive: true, maxSockets: 512, timeout: 5_000, scheduling: 'lifo' }),
+      httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets: 512, timeout: 5_000, scheduling: 'lifo' }),
     },
   });
 }
