@@ -115,11 +115,20 @@ describe.each(testEngines())('backup runs on a folder target (%s)', (engine) => 
 
   it('"Back up now" queues one run (a second press joins it) and keeps BACKUP_KEEP backups', async () => {
     const admin = await signIn();
-    const first = await admin.post('/api/admin/backups', {});
-    expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ joined: false, run: { status: 'queued', trigger: 'manual' } });
-    const second = await admin.post('/api/admin/backups', {});
-    expect(second.body).toMatchObject({ joined: true, run: { id: first.body.run.id } });
+    // No node takes the run between the presses: the runners wake on an enqueue and could claim it
+    // before the first answer is read (the answer then says "running", as it should), or finish it
+    // before the second press (which would queue a new run rather than join).
+    await Promise.all([runner.stop(), otherNode.stop()]);
+    let first;
+    try {
+      first = await admin.post('/api/admin/backups', {});
+      expect(first.status).toBe(200);
+      expect(first.body).toMatchObject({ joined: false, run: { status: 'queued', trigger: 'manual' } });
+      const second = await admin.post('/api/admin/backups', {});
+      expect(second.body).toMatchObject({ joined: true, run: { id: first.body.run.id } });
+    } finally {
+      await Promise.all([runner.start(), otherNode.start()]);
+    }
 
     await settle(runner, otherNode);
     const run = await admin.get(`/api/admin/backups/${first.body.run.id}`);
