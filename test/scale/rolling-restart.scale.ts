@@ -32,6 +32,14 @@ import { missingInfrastructure, startBalancer, type Balancer } from './cluster';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const VIEWERS = 60;
 const until = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Polls `probe` every 100 ms; throws naming `what` when `ms` pass without it holding. */
+async function waitFor(what: string, ms: number, probe: () => Promise<boolean>) {
+  const deadline = Date.now() + ms;
+  while (!(await probe().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms / 1000} s`);
+    await until(100);
+  }
+}
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const missing = await missingInfrastructure(REDIS_URL);
 
@@ -62,6 +70,8 @@ describeWhenReady('a rolling restart of two web nodes under load', missing, () =
   const dataDirs: string[] = [];
   const ports: number[] = [];
   const nodes: ServerProcess[] = [];
+  /** What a node logged before its restart (its new process starts a new log). */
+  const stoppedOutput: string[] = [];
   let env: Record<string, string> = {};
   let lb: Balancer | undefined;
   let school: RushSchool;
@@ -129,19 +139,20 @@ describeWhenReady('a rolling restart of two web nodes under load', missing, () =
     const sawDraining =
       ready?.status === 503 && ((await ready.json()) as { status: string }).status === 'draining';
     const code = await exited;
+    stoppedOutput[i] = node.output();
     if (code !== 0) console.error(`node ${i} exited ${code}:\n${node.output().slice(from).slice(-3000)}`);
     nodes[i] = await startServerProcess({ ...env, DATA_DIR: dataDirs[i]!, PORT: String(ports[i]) });
-    for (let t = 0; t < 200 && (await fetch(`${nodes[i]!.url}/readyz`)).status !== 200; t++) await until(100);
+    // Both waits fail the test when they run out: going on would restart the other node while this
+    // one is not back, and the viewers' 502s would then blame the product for the test's haste.
+    await waitFor(`node ${i} ready again`, 90_000, async () => (await fetch(`${nodes[i]!.url}/readyz`)).ok);
     // Ready is not yet back in the balancer: nginx tries a node it took out again after its
     // fail_timeout. The next node is restarted only once this one serves through nginx again,
     // as docs/OPERATIONS.md tells an operator (else nginx has, for a moment, no node it believes up).
     const addr = `127.0.0.1:${ports[i]}`;
     const logged = (await lb!.upstreams()).length;
-    for (let t = 0; t < 300; t++) {
-      const since = (await lb!.upstreams()).slice(logged);
-      if (since.some((line) => line.startsWith(`${addr} 2`))) break;
-      await until(100);
-    }
+    await waitFor(`node ${i} serving through nginx again`, 90_000, async () =>
+      (await lb!.upstreams()).slice(logged).some((line) => line.startsWith(`${addr} 2`)),
+    );
     return { code, sawDraining };
   }
 
@@ -191,7 +202,19 @@ describeWhenReady('a rolling restart of two web nodes under load', missing, () =
     const result = await viewing;
 
     const failed = Object.entries(result.kinds).filter(([, k]) => k.errors > 0);
-    if (failed.length) console.error(`nginx error log:\n${(await lb!.errors()).slice(0, 6000)}`);
+    if (failed.length) {
+      // What each side said: nginx's reasons, the answers it counted as a node's failure, and each
+      // node's own warnings and errors (why a node answered 5xx or closed a connection).
+      console.error(`nginx error log:\n${(await lb!.errors()).slice(0, 6000)}`);
+      const fives = (await lb!.upstreams()).slice(before).filter((line) => / 5\d\d /.test(line));
+      console.error(`answers with a 5xx (${fives.length}):\n${fives.slice(0, 40).join('\n')}`);
+      for (const [i, node] of nodes.entries()) {
+        const loud = `${stoppedOutput[i] ?? ''}${node.output()}`
+          .split('\n')
+          .filter((line) => /"level":(4|5)\d/.test(line));
+        console.error(`node ${i} warnings and errors (${loud.length}):\n${loud.slice(-30).join('\n')}`);
+      }
+    }
     expect(failed, result.errorSamples.join('\n')).toEqual([]);
     expect(result.started).toBe(VIEWERS);
     expect(result.kinds.segment!.count).toBeGreaterThan(VIEWERS);
