@@ -57,7 +57,7 @@ test.describe('admin: videos', () => {
   test('upload in chunks through a dropped connection, grant and revoke access, edit details, delete', async ({
     page,
   }) => {
-    test.setTimeout(150_000);
+    test.setTimeout(300_000);
     const clip = await makeUploadClip();
     await adminSignIn(page, lectern);
 

@@ -69,10 +69,14 @@ test('the player keeps drawing frames with captions over the watermark and the s
       console.log(
         `${name}, 20 s at 25 fps (500 frames expected): ${r.presented} drawn, ${r.decoded} decoded, ${r.dropped} dropped (${(100 * share(r)).toFixed(1)} %)`,
       );
-    // The picture keeps moving in both halves: at least 70 % of the clip's frames drawn (a stalled
-    // player or an overlay that halved the frame rate would fail).
-    expect(plain.presented).toBeGreaterThan(500 * 0.7);
-    expect(captioned.presented).toBeGreaterThan(500 * 0.7);
+    // The picture keeps moving in both halves: more than half of the clip's frames drawn (a stalled
+    // player, or an overlay that halved the frame rate, fails). 70 % measured the machine: with the
+    // run held to 1.4 of its 2 cores, Chromium drew 323 of 500 without captions and 381 with them.
+    expect(plain.presented).toBeGreaterThan(500 * 0.5);
+    expect(captioned.presented).toBeGreaterThan(500 * 0.5);
+    // Captions that halve the frame rate fail on any machine: with them, more than half the frames
+    // drawn without them (the halves differ by up to a fifth from load alone, either way).
+    expect(captioned.presented).toBeGreaterThan(plain.presented * 0.5);
   } finally {
     await lectern?.stop();
   }
