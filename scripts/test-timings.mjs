@@ -194,6 +194,12 @@ export function report() {
         `  ${num(Math.round(f.cpu ?? 0), 5)} CPU s  ${num(Math.round(f.seconds), 5)} s  ${pad(f.tier, 12)}${f.file}`,
       );
   }
+  // What failed, by name, where the end of a long log is all a reader may get.
+  const failedFiles = files.filter((f) => f.tests.failed > 0);
+  if (failedFiles.length) {
+    lines.push('', 'Files with a failed test');
+    for (const f of failedFiles) lines.push(`  ${pad(f.tier, 14)}${num(f.tests.failed, 3)}  ${f.file}`);
+  }
   // The plain closing line CI reads, over every tier.
   lines.push('', `${sum.passed} passed, ${sum.failed} failed, ${sum.skipped} skipped`);
   console.log(lines.join('\n'));
