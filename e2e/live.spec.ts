@@ -140,9 +140,15 @@ test.describe.serial('a live class in the real player', () => {
     await expect(page.getByRole('link', { name: 'Closures, live' })).toBeVisible();
 
     // Scheduled from the keyboard: the course picked by typing, the start typed into its field.
-    await page.getByRole('combobox', { name: 'Course' }).fill('Live Java');
+    // The course list loads beside the classes: the keys go to the option once it is offered (CI, a
+    // slow machine: typed before the list came, the keys picked nothing and the form said "Choose
+    // the course.").
+    const course = page.getByRole('combobox', { name: 'Course' });
+    await course.fill('Live Java');
+    await expect(page.getByRole('option', { name: /^Live JavaScript/ })).toBeVisible();
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
+    await expect(course).toHaveValue(/^Live JavaScript/);
     await page.getByRole('textbox', { name: 'Title' }).fill('Office hours, live');
     await page.getByRole('textbox', { name: 'Description' }).fill('Bring your questions.');
     const start = await page.evaluate(() => {
