@@ -1,6 +1,7 @@
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { RouteObject } from 'react-router';
 import { fakeServer, renderRoute, type FakeRoutes } from '../test-utils';
 import ResetPasswordPage from './ResetPasswordPage';
 
@@ -11,12 +12,10 @@ const firstLoginSession: FakeRoutes = {
   'GET /api/auth/check': () => ({ body: { valid: true, role: 'student', firstlogin: true } }),
 };
 
-function renderReset(url = '/reset-password') {
-  return renderRoute(<ResetPasswordPage />, {
-    path: '/reset-password',
-    url,
-    extra: [{ path: '/', element: <p>sign-in page</p> }],
-  });
+const signInPage: RouteObject = { path: '/', element: <p>sign-in page</p> };
+
+function renderReset(url = '/reset-password', signIn = signInPage) {
+  return renderRoute(<ResetPasswordPage />, { path: '/reset-password', url, extra: [signIn] });
 }
 
 async function typeCode(user: ReturnType<typeof userEvent.setup>, code: string) {
@@ -29,9 +28,9 @@ afterEach(() => {
 });
 
 /** Fills the reset form with `code` and a valid new password, and sends it. */
-async function submitReset(code: string) {
+async function submitReset(code: string, signIn = signInPage) {
   const user = userEvent.setup();
-  renderReset();
+  renderReset(undefined, signIn);
   await screen.findByLabelText('New password');
   await typeCode(user, code);
   await user.type(screen.getByLabelText('New password'), 'Better@Pass1');
@@ -90,6 +89,29 @@ describe('reset password form', () => {
       otp: '654321',
       newpassword: 'Better@Pass1',
     });
+  });
+
+  it('shows no form while sign-in is on its way after the reset', async () => {
+    fakeServer({
+      ...firstLoginSession,
+      'POST /api/password/reset': () => ({ body: { message: 'Password reset successful!' } }),
+    });
+    let release!: () => void;
+    const loaded = new Promise<void>((resolve) => (release = resolve));
+    await submitReset('654321', {
+      path: '/',
+      lazy: async () => {
+        await loaded;
+        return { element: <p>sign-in page</p> };
+      },
+    });
+    expect(await screen.findByText('Password reset successful!')).toBeInTheDocument();
+    // The session is over, the sign-in page still loading: no "Forgot password?" form to type into.
+    expect(screen.getByLabelText('Taking you to sign in')).toBeInTheDocument();
+    expect(screen.queryByLabelText('Username or e-mail')).toBeNull();
+    expect(screen.queryByText(/Your session has ended/)).toBeNull();
+    release();
+    expect(await screen.findByText('sign-in page')).toBeInTheDocument();
   });
 
   it("shows the server's reason when the reset fails, else 'Reset failed!'", async () => {

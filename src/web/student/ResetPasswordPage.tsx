@@ -35,11 +35,18 @@ export default function ResetPasswordPage() {
   const [params] = useSearchParams();
   const firstLogin = session.data?.valid === true && session.data.firstlogin === true;
   const [forgotUser, setForgotUser] = useState<string | null>(null);
+  // Reset: the session is over and sign-in is on its way. Until it shows, no form: the ended session
+  // alone would show "Forgot password?"'s, and a student (WebKit's journey, 2026-11-30) typed the
+  // username into it, lost when the sign-in page came.
+  const [done, setDone] = useState(false);
+  const onDone = () => setDone(true);
 
   let body;
-  if (session.isPending) body = <Loader color="red" mx="auto" my="xl" aria-label="Checking your session" />;
-  else if (firstLogin) body = <ResetForm />;
-  else if (forgotUser) body = <ResetForm username={forgotUser} />;
+  if (done) body = <Loader color="red" mx="auto" my="xl" aria-label="Taking you to sign in" />;
+  else if (session.isPending)
+    body = <Loader color="red" mx="auto" my="xl" aria-label="Checking your session" />;
+  else if (firstLogin) body = <ResetForm onDone={onDone} />;
+  else if (forgotUser) body = <ResetForm username={forgotUser} onDone={onDone} />;
   else body = <ForgotForm onSent={setForgotUser} explain={!params.has('forgot')} />;
 
   return (
@@ -94,8 +101,11 @@ function ForgotForm({ onSent, explain }: { onSent(username: string): void; expla
   );
 }
 
-/** OTP, new and confirm password; `username` when resetting without a session. */
-export function ResetForm({ username }: { username?: string }) {
+/**
+ * OTP, new and confirm password; `username` when resetting without a session. `onDone` as the reset
+ * succeeds, before the session is marked over and sign-in is opened.
+ */
+function ResetForm({ username, onDone }: { username?: string; onDone(): void }) {
   const navigate = useReplaceNavigate();
   const queryClient = useQueryClient();
   const countdown = useCountdown();
@@ -121,6 +131,7 @@ export function ResetForm({ username }: { username?: string }) {
       resetPassword({ otp, newpassword: newPassword.password, ...(username ? { username } : {}) }),
     onSuccess: ({ message }) => {
       toast.success(message || studentToasts.resetSuccess);
+      onDone();
       queryClient.setQueryData(sessionKeys.authCheck, { valid: false });
       navigate('/');
     },
