@@ -193,9 +193,12 @@ class ClassIngest {
   /**
    * A class already live when this node took it (a restart mid-class): its published playlists and
    * rung descriptions are read back, so the recording continues after a discontinuity instead of
-   * starting over.
+   * starting over. What an earlier run of this node left in the class's scratch folder goes first: its
+   * playlists list segments it published and removed (read again, they failed every step until the
+   * encoder came back), and what it had not published is lost as on a move to another node.
    */
   async resume(): Promise<void> {
+    await rm(this.ctx.media.scratch.path(`live-${this.row.id}`), { recursive: true, force: true });
     if (this.row.status !== 'live') return;
     const [video] = await this.ctx.db
       .select({ renditions: videos.renditions })
