@@ -91,6 +91,21 @@ test.describe('checkpoints', () => {
       await expect(dialog).toBeVisible();
     });
 
+    await test.step('a link past it, the checkpoints answered after its key was refused: it still lands on it', async () => {
+      // The race a busy machine ran (Firefox's journey, 2026-11-30): the key past the hold refused
+      // before the page knew the checkpoints, and the player waited for a play that never came.
+      const refused = page.waitForResponse((r) => /\/keys\/\d+$/.test(r.url()) && r.status() === 403);
+      await page.route('**/api/videos/*/checkpoints', async (route) => {
+        const response = await route.fetch();
+        await refused;
+        await route.fulfill({ response });
+      });
+      await page.goto(`${lectern.url}/course/${courseId}?video=${videoId}&t=11`);
+      await expect(dialog).toBeVisible({ timeout: 30_000 });
+      expect(Math.abs((await now(page)) - 5)).toBeLessThan(0.6);
+      await page.unroute('**/api/videos/*/checkpoints');
+    });
+
     await test.step('a wrong answer sends the student back to 0:01', async () => {
       await dialog.getByRole('textbox', { name: 'What does it print?' }).fill('1\n2');
       await dialog.getByRole('button', { name: 'Check answer' }).click();

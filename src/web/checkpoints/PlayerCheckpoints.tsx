@@ -6,7 +6,7 @@ import { useCheckpointStops } from './use-checkpoint-stops';
 /**
  * The lecture's checkpoints in the player: where it stops, and the question it asks there. Returns
  * the overlay for VideoPlayer (null while no question is open), the seek bar's marks and the
- * moment the lecture is held at. An answer waits for `beforeAnswer` (the progress saves on their
+ * moment the lecture is held at (undefined while the list is on its way). An answer waits for `beforeAnswer` (the progress saves on their
  * way: the one the player made on stopping here carries the rewatch a wrong answer asked for).
  */
 export function usePlayerCheckpoints(
@@ -31,9 +31,12 @@ export function usePlayerCheckpoints(
       onRewind={(to) => stops.rewind(to)}
     />
   ) : null;
-  // Where the server holds the lecture (checkpoints/hold.ts): the first required one not passed.
-  const holdAt = (list.data ?? [])
-    .filter((c) => c.required && !c.passed)
-    .reduce<number | null>((min, c) => (min === null || c.t < min ? c.t : min), null);
+  // Where the server holds the lecture (checkpoints/hold.ts): the first required one not passed;
+  // undefined until the list is known.
+  const holdAt = list.isPending
+    ? undefined
+    : (list.data ?? [])
+        .filter((c) => c.required && !c.passed)
+        .reduce<number | null>((min, c) => (min === null || c.t < min ? c.t : min), null);
   return { overlay, checkpoints: list.data ?? [], holdAt };
 }

@@ -54,8 +54,9 @@ export interface VideoPlayerProps {
   /** Shown over the picture inside the player, so fullscreen keeps it (a checkpoint's question). */
   overlay?: ReactNode;
   /**
-   * The moment the server holds the lecture at (the first required checkpoint not passed), if any:
-   * a key refused there, or the failure it causes, brings the picture back to it (player/hold.ts).
+   * The moment the server holds the lecture at (the first required checkpoint not passed), null for
+   * none, undefined while not known (the checkpoints on their way): a key refused there, or the
+   * failure it causes, brings the picture back to it (player/hold.ts), once it is known.
    */
   holdAt?: number | null;
 }
@@ -85,7 +86,7 @@ export function VideoPlayer({
   keys = NO_KEYS,
   markers,
   overlay,
-  holdAt = null,
+  holdAt,
 }: VideoPlayerProps) {
   const rootRef = useRef<HTMLDivElement>(null);
   const videoRef = useRef<HTMLVideoElement | null>(null);
@@ -221,20 +222,29 @@ export function VideoPlayer({
  * The checkpoint hold in the player: a key refused brings the picture back to `holdAt`; a fatal
  * error while the lecture is held (the browser's own HLS meets the refused key as a media error) is
  * taken for the hold a few times and the stream attached again at its moment, not shown as an error.
+ * A key refused while `holdAt` is not known yet is answered once it is.
  */
-function useHold(videoRef: RefObject<HTMLVideoElement | null>, holdAt: number | null) {
+function useHold(videoRef: RefObject<HTMLVideoElement | null>, holdAt: number | null | undefined) {
   const holdRef = useRef(holdAt);
   holdRef.current = holdAt;
   const [reattachAt, setReattachAt] = useState<number | null>(null);
   const reattaches = useRef(0);
-  useEffect(() => void (reattaches.current = 0), [holdAt]);
-  const refused = useCallback(() => {
+  const waiting = useRef<((resumeAt: number | null) => void)[]>([]);
+  useEffect(() => {
+    reattaches.current = 0;
+    if (holdAt === undefined) return;
     const video = videoRef.current;
-    return video ? holdResumePoint(video, holdRef.current) : null;
+    for (const answer of waiting.current.splice(0)) answer(video ? holdResumePoint(video, holdAt) : null);
+  }, [holdAt, videoRef]);
+  const refused = useCallback((): number | null | Promise<number | null> => {
+    const video = videoRef.current;
+    if (!video) return null;
+    if (holdRef.current === undefined) return new Promise((answer) => void waiting.current.push(answer));
+    return holdResumePoint(video, holdRef.current);
   }, [videoRef]);
   const failed = useCallback(() => {
     const at = holdRef.current;
-    if (at === null || reattaches.current >= HOLD_REATTACHES) return false;
+    if (at === null || at === undefined || reattaches.current >= HOLD_REATTACHES) return false;
     reattaches.current++;
     setReattachAt(at);
     return true;

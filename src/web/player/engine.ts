@@ -56,9 +56,10 @@ export interface AttachOptions {
   onLive?(edge: (() => number) | null): void;
   /**
    * A key refused with 403: the server holds the lecture at a checkpoint (player/hold.ts). Answers
-   * the moment to go on loading from (the checkpoint's), or null to wait for a play or seek.
+   * the moment to go on loading from (the checkpoint's), or null to wait for a play or seek; a
+   * promise of either while the page does not know the checkpoints yet.
    */
-  onHeld?(): number | null;
+  onHeld?(): number | null | Promise<number | null>;
 }
 
 /**
@@ -207,6 +208,7 @@ export async function attachStream(
   // not passed yet (checkpoints/hold.ts). Loading stops, without an error, until the student plays
   // or seeks again (after answering), when it starts again and asks for the key once more.
   let held = false;
+  let destroyed = false;
   const resumeHeld = () => {
     if (!held) return;
     held = false;
@@ -219,15 +221,18 @@ export async function attachStream(
     if (data.details === Hls.ErrorDetails.KEY_LOAD_ERROR && keyStatus(data) === 403) {
       held = true;
       hls.stopLoad();
-      const resumeAt = options.onHeld?.() ?? null;
-      if (resumeAt === null) return;
-      if (video.readyState >= HTMLMediaElement.HAVE_METADATA) {
-        video.currentTime = resumeAt; // its seeking event loads again
-      } else {
-        // No media yet (a start past the hold): hls.js loads from there and seeks once it is buffered.
-        held = false;
-        hls.startLoad(resumeAt);
-      }
+      // Where to go on from comes later when the refusal came before the checkpoints did (a start
+      // past the hold on a busy machine); a play or seek meanwhile has taken over.
+      void Promise.resolve(options.onHeld?.() ?? null).then((resumeAt) => {
+        if (resumeAt === null || !held || destroyed) return;
+        if (video.readyState >= HTMLMediaElement.HAVE_METADATA) {
+          video.currentTime = resumeAt; // its seeking event loads again
+        } else {
+          // No media yet (a start past the hold): hls.js loads from there and seeks once it is buffered.
+          held = false;
+          hls.startLoad(resumeAt);
+        }
+      });
       return;
     }
     const segmentFailed =
@@ -259,6 +264,7 @@ export async function attachStream(
   return {
     kind: 'hls.js',
     destroy() {
+      destroyed = true;
       stopRescues();
       video.removeEventListener('play', resumeHeld);
       video.removeEventListener('seeking', resumeHeld);
