@@ -8,7 +8,18 @@ import { CODE_ALPHABET } from '../../src/contract/playback';
 import { CONTROLS_HEIGHT } from '../../src/web/player/frame-overlays';
 import type { EngineDriver } from './driver';
 import type { Outbox } from '../../test/support/outbox';
-import { atUrl, clickOn, clickUntil, fillIn, literal, pageText, seeText, until } from './page-helpers';
+import {
+  atUrl,
+  BROWSER_GONE,
+  clickOn,
+  clickUntil,
+  falseUnlessGone,
+  fillIn,
+  literal,
+  pageText,
+  seeText,
+  until,
+} from './page-helpers';
 
 export interface JourneyWorld {
   url: string;
@@ -447,7 +458,7 @@ async function studentSignIn(d: EngineDriver, w: JourneyWorld, student = w.stude
   await d.goto(w.url);
   await signIn(d, student.email, STUDENT_PASSWORD);
   const signedIn = await until('the dashboard', async () => /\/dashboard$/.test(await d.url()), 10_000).catch(
-    () => false,
+    falseUnlessGone,
   );
   if (!signedIn) await firstSignIn(d, { ...w, student }, { toast: false });
 }
@@ -581,6 +592,7 @@ export const learningJourney: Journey = {
     await clickOn(d, 'button', new RegExp(`^Play ${w.lecture.title}`));
     await openTab(d, 'Questions');
     await seeText(d, /1 new/i).catch(async (error: Error) => {
+      if (BROWSER_GONE.test(error.message)) throw error; // nothing more to ask a hung browser
       const seen = await d.evaluate(
         (id: string) => fetch(`/api/videos/${id}/questions`).then((r) => r.text()),
         w.lecture.id,

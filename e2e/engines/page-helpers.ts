@@ -57,7 +57,20 @@ export async function find(d: EngineDriver, kind: Kind, name: RegExp, timeoutMs 
   }
 }
 
-/** Polls `probe` until it answers something truthy; fails naming `what`. */
+/** A WebDriver session that ended (or hung) under the journey: the browser, not the page, failed. */
+export const BROWSER_GONE =
+  /invalid session id|session deleted|no such window|browsing context has been discarded|Request timed out/i;
+
+/** A failed wait taken as "no" (false), unless the browser went away: that fails the journey. */
+export function falseUnlessGone(error: unknown): false {
+  if (BROWSER_GONE.test(String(error))) throw error;
+  return false;
+}
+
+/**
+ * Polls `probe` until it answers something truthy; fails naming `what`. A browser that went away
+ * fails it at once: polling a hung WebKitGTK costs a minute a command (t4, 2026-11-30: two minutes).
+ */
 export async function until<T>(what: string, probe: () => Promise<T>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
@@ -67,6 +80,7 @@ export async function until<T>(what: string, probe: () => Promise<T>, timeoutMs 
       if (value) return value;
       last = value;
     } catch (error) {
+      if (BROWSER_GONE.test(String(error))) throw error;
       last = error;
     }
     if (Date.now() > deadline) throw new Error(`${what} (last: ${String(last)})`);
@@ -147,7 +161,7 @@ export const clickOn = (d: EngineDriver, kind: Kind, name: RegExp) =>
 export async function clickUntil(what: string, click: () => Promise<void>, took: () => Promise<boolean>) {
   for (let attempt = 1; ; attempt++) {
     await click();
-    if (await until(what, took, 5_000).catch(() => false)) return;
+    if (await until(what, took, 5_000).catch(falseUnlessGone)) return;
     if (attempt >= 3) throw new Error(`${what}: not after three clicks`);
   }
 }

@@ -20,6 +20,7 @@ import { makeLectureClip } from '../student-setup';
 import { saveDiagnostics } from './diagnose';
 import { journaled, type Journal } from './journal';
 import type { EngineDriver } from './driver';
+import { BROWSER_GONE } from './page-helpers';
 import { launchFirefox } from './firefox';
 import { checkpointJourney, journeys, playJourney, type Journey, type JourneyWorld } from './journeys';
 import { Outbox } from '../../test/support/outbox';
@@ -131,9 +132,6 @@ async function call(client: TestClient, route: string, body: unknown) {
 }
 
 /** The school every engine's journeys meet: a course, a lecture with English captions, a student per engine. */
-/** A WebDriver session that ended (or hung) under the journey: the browser, not the page, failed. */
-const BROWSER_GONE =
-  /invalid session id|session deleted|no such window|browsing context has been discarded|Request timed out/i;
 
 async function setUp(url: string, outbox: Outbox, withCheckpoints: boolean) {
   const admin = new TestClient(url);
